@@ -1,0 +1,44 @@
+# DeepChess build, test and benchmark entry points. `make test` is what CI runs.
+
+CARGO ?= cargo
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+WASM_TARGET := wasm32-unknown-unknown
+# The SIMD128 build uses .cargo/config.toml's flags; the scalar build turns SIMD off
+# and lives in its own target directory so the two never rebuild each other.
+WASM_SIMD := $(TARGET_DIR)/$(WASM_TARGET)/release/deepchess_wasm.wasm
+WASM_SCALAR := $(TARGET_DIR)/wasm-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
+
+export DEEPCHESS_WASM_SIMD := $(WASM_SIMD)
+export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
+
+.PHONY: test lint test-native test-wasm wasm-bench-builds bench bench-native bench-wasm
+
+## Every test of the workspace, the no_std and wasm32 builds of core, and the
+## SIMD128 kernels against the scalar oracle under node.
+test: lint test-native test-wasm
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+test-native:
+	$(CARGO) test --workspace --locked
+	$(CARGO) build -p deepchess-core --no-default-features --locked
+	$(CARGO) build -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked
+
+test-wasm: wasm-bench-builds
+	node --test wasm/tests/
+
+wasm-bench-builds:
+	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --features bench --locked
+	RUSTFLAGS="-C target-feature=-simd128" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) \
+		--release --features bench --locked --target-dir $(TARGET_DIR)/wasm-scalar
+
+## Inference speed: native (scalar vs AVX2), then wasm under node (scalar vs SIMD128).
+bench: bench-native bench-wasm
+
+bench-native:
+	$(CARGO) bench -p deepchess-core --bench inference --locked
+
+bench-wasm: wasm-bench-builds
+	node wasm/bench/run.mjs

@@ -1,0 +1,176 @@
+//! The network architecture and its quantization, declared once.
+//!
+//! The trainer's export, the loader and the inference code all read these
+//! constants, and the weights file carries a hash of them
+//! ([`arch_hash`]), so a file quantized under other scales is refused with a
+//! typed error instead of being misread.
+//!
+//! # Shape
+//!
+//! DeepChess is a Siamese network. A *tower* (Pos2Vec) maps the 773 input bits
+//! of one position to a feature vector; the *head* (the comparator) takes the
+//! concatenated features of two positions and outputs two logits.
+//!
+//! | network | tower | head |
+//! |---|---|---|
+//! | distilled (shipped) | 773-100-100-100 | 200-100-100-2 |
+//! | full (paper) | 773-600-400-200-100 | 200-400-200-100-2 |
+//!
+//! Both lists include the input width, so `head[0] == 2 * tower.last()`.
+//!
+//! # Activation
+//!
+//! Every layer but the last of the head is followed by a clipped ReLU,
+//! `crelu(x) = min(max(x, 0), 1)`. The clip is what lets activations be `u8`
+//! with a fixed scale (the NNUE practice); the trainer trains with the same
+//! function, so the float and integer paths compute the same thing.
+//!
+//! # Quantization
+//!
+//! | tensor | type | scale |
+//! |---|---|---|
+//! | first-layer weights and bias | `i16` | [`FT_SCALE`] (127) |
+//! | activations | `u8` in `0..=127` | [`ACT_SCALE`] (127 = 1.0) |
+//! | hidden weights | `i8` | [`WEIGHT_SCALE`] (64) |
+//! | hidden bias | `i32` | `ACT_SCALE * WEIGHT_SCALE` |
+//! | hidden sums | `i32` | `ACT_SCALE * WEIGHT_SCALE` |
+//!
+//! A hidden layer's next activation is `clamp((sum + 32) >> 6, 0, 127)`: a
+//! rounded division by [`WEIGHT_SCALE`], then the clipped ReLU. Hidden weights
+//! are therefore limited to `±127 / 64 ≈ ±1.98` in float; the trainer clips them
+//! to [`MAX_HIDDEN_WEIGHT`].
+
+/// Number of input bits: 2 colours × 6 roles × 64 squares, side to move,
+/// 4 castling rights.
+pub const INPUTS: usize = 773;
+
+/// Index of the "White to move" bit.
+pub const SIDE_TO_MOVE_INDEX: u16 = 768;
+
+/// Index of the first castling bit; K, Q, k, q follow in that order.
+pub const CASTLING_INDEX: u16 = 769;
+
+/// At most 32 pieces, the side-to-move bit and 4 castling rights are active.
+pub const MAX_ACTIVE: usize = 37;
+
+/// Scale of the first layer: a float weight `w` is stored as
+/// `round(w * FT_SCALE)` in an `i16`.
+pub const FT_SCALE: i32 = 127;
+
+/// Scale of activations: 1.0 (the clip of the clipped ReLU) is 127.
+pub const ACT_SCALE: i32 = 127;
+
+/// The largest quantized activation.
+pub const ACT_MAX: u8 = 127;
+
+/// Hidden weights are scaled by `2^WEIGHT_SCALE_BITS`.
+pub const WEIGHT_SCALE_BITS: u32 = 6;
+
+/// Scale of hidden weights: a float weight `w` is stored as
+/// `round(w * WEIGHT_SCALE)` in an `i8`.
+pub const WEIGHT_SCALE: i32 = 1 << WEIGHT_SCALE_BITS;
+
+/// Scale of hidden biases and sums.
+pub const SUM_SCALE: i32 = ACT_SCALE * WEIGHT_SCALE;
+
+/// The largest hidden weight (in float) that survives quantization unclipped.
+pub const MAX_HIDDEN_WEIGHT: f32 = 127.0 / WEIGHT_SCALE as f32;
+
+/// The largest first-layer weight or bias (in float) that fits an `i16`.
+pub const MAX_FT_WEIGHT: f32 = i16::MAX as f32 / FT_SCALE as f32;
+
+/// Vectors are padded to a multiple of this many lanes, the widest SIMD
+/// register in bytes (AVX2: 32 × `u8`).
+pub const PADDING: usize = 32;
+
+/// Largest layer width the loader accepts.
+pub const MAX_WIDTH: usize = 1024;
+
+/// Largest Pos2Vec width (the tower's output), so that an
+/// [`Embedding`](crate::Embedding) has a fixed size and can be cached.
+pub const MAX_EMBEDDING: usize = 128;
+
+/// Largest number of layers in the tower or the head (input width included).
+pub const MAX_LAYERS: usize = 8;
+
+/// The shipped, distilled tower: Pos2Vec 773-100-100-100.
+pub const DISTILLED_TOWER: [usize; 4] = [INPUTS, 100, 100, 100];
+
+/// The shipped, distilled head: 200-100-100-2.
+pub const DISTILLED_HEAD: [usize; 4] = [200, 100, 100, 2];
+
+/// The paper's full tower: Pos2Vec 773-600-400-200-100.
+pub const FULL_TOWER: [usize; 5] = [INPUTS, 600, 400, 200, 100];
+
+/// The paper's full head: 200-400-200-100-2.
+pub const FULL_HEAD: [usize; 5] = [200, 400, 200, 100, 2];
+
+/// Rounds `n` up to a multiple of [`PADDING`].
+pub const fn padded(n: usize) -> usize {
+    n.div_ceil(PADDING) * PADDING
+}
+
+/// The architecture hash: FNV-1a (32 bit) over the layer sizes and every
+/// quantization constant, as little-endian `u32` words.
+///
+/// FNV-1a is written out here because it is a dozen lines and must be a
+/// `const fn` that the trainer, the loader and the tests compute identically.
+pub const fn arch_hash(tower: &[usize], head: &[usize]) -> u32 {
+    const PRIME: u32 = 0x0100_0193;
+    let mut hash: u32 = 0x811c_9dc5;
+    let constants = [
+        INPUTS as u32,
+        FT_SCALE as u32,
+        ACT_SCALE as u32,
+        WEIGHT_SCALE_BITS,
+        // Activation function: 1 = clipped ReLU with rounding shift.
+        1,
+        tower.len() as u32,
+        head.len() as u32,
+    ];
+    let mut i = 0;
+    while i < constants.len() {
+        hash = fnv_word(hash, constants[i], PRIME);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < tower.len() {
+        hash = fnv_word(hash, tower[i] as u32, PRIME);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < head.len() {
+        hash = fnv_word(hash, head[i] as u32, PRIME);
+        i += 1;
+    }
+    hash
+}
+
+const fn fnv_word(mut hash: u32, word: u32, prime: u32) -> u32 {
+    let bytes = word.to_le_bytes();
+    let mut i = 0;
+    while i < 4 {
+        hash ^= bytes[i] as u32;
+        hash = hash.wrapping_mul(prime);
+        i += 1;
+    }
+    hash
+}
+
+/// Hash of the shipped, distilled architecture.
+pub const DISTILLED_HASH: u32 = arch_hash(&DISTILLED_TOWER, &DISTILLED_HEAD);
+
+/// Hash of the paper's full architecture.
+pub const FULL_HASH: u32 = arch_hash(&FULL_TOWER, &FULL_HEAD);
+
+const _: () = {
+    assert!(DISTILLED_HEAD[0] == 2 * DISTILLED_TOWER[DISTILLED_TOWER.len() - 1]);
+    assert!(FULL_HEAD[0] == 2 * FULL_TOWER[FULL_TOWER.len() - 1]);
+    assert!(DISTILLED_HASH != FULL_HASH);
+    // maddubs (u8 × i8 pairs summed into i16) must not saturate.
+    assert!(2 * (ACT_MAX as i32) * 128 <= i16::MAX as i32);
+    assert!(SIDE_TO_MOVE_INDEX as usize == 2 * 6 * 64);
+    assert!(CASTLING_INDEX as usize + 4 == INPUTS);
+    assert!(padded(MAX_EMBEDDING) == MAX_EMBEDDING);
+    assert!(padded(MAX_WIDTH) == MAX_WIDTH);
+};

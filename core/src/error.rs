@@ -1,0 +1,83 @@
+//! Errors from loading a weights file.
+
+use core::fmt;
+
+use crate::shape::ShapeError;
+
+/// A weights file could not be loaded. Each failure has its own variant, so
+/// that a caller (or a test) can tell a truncated download from a file made
+/// for another architecture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// The file ends before a field that the header promises.
+    Truncated {
+        /// Where the missing field starts.
+        offset: usize,
+        /// Bytes the field needs.
+        needed: usize,
+        /// Length of the file.
+        len: usize,
+    },
+    /// The file does not start with [`MAGIC`](crate::format::MAGIC).
+    BadMagic {
+        /// The first bytes of the file.
+        found: [u8; 4],
+    },
+    /// The format version is not the one this build reads.
+    UnsupportedVersion {
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// The architecture hash in the header does not match the layer sizes and
+    /// this build's quantization scales.
+    ArchHashMismatch {
+        /// Hash in the file.
+        found: u32,
+        /// Hash computed from the file's layer sizes and this build's scales.
+        expected: u32,
+    },
+    /// The layer sizes do not describe a DeepChess network.
+    BadShape(ShapeError),
+    /// The description is not UTF-8.
+    BadDescription,
+    /// Bytes follow the last tensor.
+    TrailingBytes {
+        /// Number of unexpected bytes.
+        extra: usize,
+    },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Truncated { offset, needed, len } => {
+                write!(f, "weights file truncated: {needed} bytes needed at offset {offset}, but the file has {len}")
+            }
+            WeightsError::BadMagic { found } => {
+                write!(f, "not a DeepChess weights file (magic {found:02x?}, expected \"DCNN\")")
+            }
+            WeightsError::UnsupportedVersion { found, supported } => {
+                write!(f, "weights format version {found} is not supported (this build reads {supported})")
+            }
+            WeightsError::ArchHashMismatch { found, expected } => write!(
+                f,
+                "weights architecture hash {found:08x} does not match {expected:08x}, computed from the layer sizes and this build's quantization"
+            ),
+            WeightsError::BadShape(err) => write!(f, "bad network shape: {err}"),
+            WeightsError::BadDescription => f.write_str("weights description is not UTF-8"),
+            WeightsError::TrailingBytes { extra } => {
+                write!(f, "weights file has {extra} unexpected bytes after the last tensor")
+            }
+        }
+    }
+}
+
+impl core::error::Error for WeightsError {}
+
+impl From<ShapeError> for WeightsError {
+    fn from(err: ShapeError) -> WeightsError {
+        WeightsError::BadShape(err)
+    }
+}

@@ -1,0 +1,185 @@
+//! The float reference network: the trainer's model, in plain Rust.
+//!
+//! It computes exactly what the trainer's model computes (clipped ReLU after
+//! every layer but the head's last), in `f32`. Tests measure the integer
+//! network against it, and the trainer exports through
+//! [`to_bytes`](FloatNetwork::to_bytes), which quantizes with
+//! [`quantize`](crate::quantize).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::arch::INPUTS;
+use crate::features::Features;
+use crate::format::Header;
+use crate::quantize;
+use crate::shape::Shape;
+
+/// A fully connected float layer, weights stored one row per output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatLayer {
+    inputs: usize,
+    outputs: usize,
+    weights: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl FloatLayer {
+    /// A layer of zeros.
+    pub(crate) fn zeros(inputs: usize, outputs: usize) -> FloatLayer {
+        FloatLayer { inputs, outputs, weights: alloc::vec![0.0; inputs * outputs], bias: alloc::vec![0.0; outputs] }
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of outputs.
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+
+    /// Weights, `outputs` rows of `inputs`.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// Weights, mutable; the length is fixed.
+    pub fn weights_mut(&mut self) -> &mut [f32] {
+        &mut self.weights
+    }
+
+    /// Biases, one per output.
+    pub fn bias(&self) -> &[f32] {
+        &self.bias
+    }
+
+    /// Biases, mutable; the length is fixed.
+    pub fn bias_mut(&mut self) -> &mut [f32] {
+        &mut self.bias
+    }
+
+    /// `bias + weights · input`, before any activation.
+    pub fn forward(&self, input: &[f32]) -> Vec<f32> {
+        self.weights
+            .chunks_exact(self.inputs)
+            .zip(&self.bias)
+            .map(|(row, &b)| b + row.iter().zip(input).map(|(w, x)| w * x).sum::<f32>())
+            .collect()
+    }
+}
+
+/// The clipped ReLU, `min(max(x, 0), 1)`.
+pub fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// A DeepChess network in `f32`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    shape: Shape,
+    tower: Vec<FloatLayer>,
+    head: Vec<FloatLayer>,
+    /// Stored in the exported file: what the network was trained on, and how.
+    pub description: String,
+}
+
+impl FloatNetwork {
+    /// A network of the given shape with every weight and bias zero.
+    pub fn zeros(shape: &Shape) -> FloatNetwork {
+        let layers = |widths: &[usize]| widths.windows(2).map(|w| FloatLayer::zeros(w[0], w[1])).collect();
+        FloatNetwork {
+            shape: shape.clone(),
+            tower: layers(shape.tower()),
+            head: layers(shape.head()),
+            description: String::new(),
+        }
+    }
+
+    /// The layer sizes.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Tower layers, the first one taking the 773 input bits.
+    pub fn tower(&self) -> &[FloatLayer] {
+        &self.tower
+    }
+
+    /// Tower layers, mutable (their sizes are fixed).
+    pub fn tower_mut(&mut self) -> &mut [FloatLayer] {
+        &mut self.tower
+    }
+
+    /// Head layers, the last one giving the two logits.
+    pub fn head(&self) -> &[FloatLayer] {
+        &self.head
+    }
+
+    /// Head layers, mutable (their sizes are fixed).
+    pub fn head_mut(&mut self) -> &mut [FloatLayer] {
+        &mut self.head
+    }
+
+    /// The first layer's sums for a position: bias plus the weight column of
+    /// each active bit.
+    pub fn first_layer(&self, features: &Features) -> Vec<f32> {
+        let first = &self.tower[0];
+        let mut sums = first.bias.clone();
+        for &index in features.as_slice() {
+            for (s, row) in sums.iter_mut().zip(first.weights.chunks_exact(INPUTS)) {
+                *s += row[usize::from(index)];
+            }
+        }
+        sums
+    }
+
+    /// Pos2Vec: the embedding of a position, with clipped ReLUs.
+    pub fn embed(&self, features: &Features) -> Vec<f32> {
+        let mut act: Vec<f32> = self.first_layer(features).into_iter().map(crelu).collect();
+        for layer in &self.tower[1..] {
+            act = layer.forward(&act).into_iter().map(crelu).collect();
+        }
+        act
+    }
+
+    /// The head's two logits for the embeddings `a` and `b`.
+    pub fn logits(&self, a: &[f32], b: &[f32]) -> [f32; 2] {
+        let mut act: Vec<f32> = a.iter().chain(b).copied().collect();
+        let (last, hidden) = self.head.split_last().expect("a valid shape has head layers");
+        for layer in hidden {
+            act = layer.forward(&act).into_iter().map(crelu).collect();
+        }
+        let out = last.forward(&act);
+        [out[0], out[1]]
+    }
+
+    /// The probability that `a` is better for White than `b`.
+    pub fn compare(&self, a: &[f32], b: &[f32]) -> f32 {
+        let [x, y] = self.logits(a, b);
+        1.0 / (1.0 + libm::expf(y - x))
+    }
+
+    /// Quantizes the network into a `.dcnn` file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        Header { shape: self.shape.clone(), description: self.description.clone() }.write(&mut out);
+        let first = &self.tower[0];
+        for &b in &first.bias {
+            out.extend_from_slice(&quantize::ft_weight(b).to_le_bytes());
+        }
+        for input in 0..INPUTS {
+            for row in first.weights.chunks_exact(INPUTS) {
+                out.extend_from_slice(&quantize::ft_weight(row[input]).to_le_bytes());
+            }
+        }
+        for layer in self.tower[1..].iter().chain(&self.head) {
+            for &b in &layer.bias {
+                out.extend_from_slice(&quantize::hidden_bias(b).to_le_bytes());
+            }
+            out.extend(layer.weights.iter().map(|&w| quantize::hidden_weight(w) as u8));
+        }
+        out
+    }
+}

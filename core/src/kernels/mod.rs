@@ -1,0 +1,138 @@
+//! SIMD kernels behind one small vocabulary.
+//!
+//! Every operation exists as a scalar oracle ([`scalar`]), and as AVX2
+//! (x86_64) and SIMD128 (wasm32) versions that must equal it bit for bit; the
+//! tests check that on random data. All slices are padded to
+//! [`PADDING`](crate::arch::PADDING) lanes; the dispatch functions check the
+//! lengths so that a wrong call is a panic in tests, never undefined behaviour.
+//!
+//! | operation | meaning |
+//! |---|---|
+//! | [`add_i16`] | `acc += row` (wrapping), a first-layer column coming in |
+//! | [`sub_i16`] | `acc -= row` (wrapping), a first-layer column going out |
+//! | [`crelu_i16`] | `out = clamp(acc, 0, 127)` |
+//! | [`dense`] | `out[o] = bias[o] + Σ input[i] * weights[o][i]` (`u8 × i8 → i32`) |
+//! | [`crelu_i32`] | `out = clamp((sum + 32) >> 6, 0, 127)` |
+
+use crate::arch::PADDING;
+
+pub mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+
+/// An instruction set the kernels can run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Portable Rust, the oracle every other kernel is tested against.
+    Scalar,
+    /// x86_64 AVX2, picked at run time with the `std` feature, or at compile
+    /// time with `-C target-feature=+avx2`.
+    Avx2,
+    /// WebAssembly SIMD128, compiled in with `-C target-feature=+simd128`.
+    Simd128,
+}
+
+impl Kernel {
+    /// Every kernel, in order of preference (fastest last).
+    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Avx2, Kernel::Simd128];
+
+    /// Whether this kernel can run here.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            Kernel::Avx2 => avx2_supported(),
+            Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
+        }
+    }
+
+    /// The fastest kernel this machine supports.
+    pub fn detect() -> Kernel {
+        Kernel::ALL.into_iter().rev().find(|k| k.is_supported()).unwrap_or(Kernel::Scalar)
+    }
+
+    /// Short lower-case name (`scalar`, `avx2`, `simd128`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Avx2 => "avx2",
+            Kernel::Simd128 => "simd128",
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+fn avx2_supported() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn avx2_supported() -> bool {
+    cfg!(target_feature = "avx2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx2_supported() -> bool {
+    false
+}
+
+/// Runs the kernel's version of an operation. An unsupported kernel falls
+/// back to the scalar oracle, so no caller can reach an instruction the CPU
+/// lacks.
+macro_rules! dispatch {
+    ($kernel:expr, $name:ident($($arg:expr),*)) => {
+        match $kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `is_supported` checked that the CPU has AVX2.
+            Kernel::Avx2 if avx2_supported() => unsafe { avx2::$name($($arg),*) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => simd128::$name($($arg),*),
+            _ => scalar::$name($($arg),*),
+        }
+    };
+}
+
+fn check_padded(len: usize) {
+    assert!(len.is_multiple_of(PADDING), "kernel vectors are padded to {PADDING} lanes, got {len}");
+}
+
+/// `acc += row`, wrapping.
+pub fn add_i16(kernel: Kernel, acc: &mut [i16], row: &[i16]) {
+    check_padded(acc.len());
+    assert_eq!(acc.len(), row.len());
+    dispatch!(kernel, add_i16(acc, row))
+}
+
+/// `acc -= row`, wrapping.
+pub fn sub_i16(kernel: Kernel, acc: &mut [i16], row: &[i16]) {
+    check_padded(acc.len());
+    assert_eq!(acc.len(), row.len());
+    dispatch!(kernel, sub_i16(acc, row))
+}
+
+/// `out = clamp(acc, 0, 127)`.
+pub fn crelu_i16(kernel: Kernel, acc: &[i16], out: &mut [u8]) {
+    check_padded(acc.len());
+    assert_eq!(acc.len(), out.len());
+    dispatch!(kernel, crelu_i16(acc, out))
+}
+
+/// `out[o] = bias[o] + Σ_i input[i] * weights[o * input.len() + i]` for every
+/// `o < out.len()`. Inputs must be at most 127 (they come from a clipped ReLU).
+pub fn dense(kernel: Kernel, input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+    check_padded(input.len());
+    assert_eq!(weights.len(), input.len() * out.len());
+    assert_eq!(bias.len(), out.len());
+    dispatch!(kernel, dense(input, weights, bias, out))
+}
+
+/// `out = clamp((sum + 32) >> 6, 0, 127)`: divide by the weight scale,
+/// rounding, then the clipped ReLU.
+pub fn crelu_i32(kernel: Kernel, sums: &[i32], out: &mut [u8]) {
+    check_padded(sums.len());
+    assert_eq!(sums.len(), out.len());
+    dispatch!(kernel, crelu_i32(sums, out))
+}

@@ -1,0 +1,83 @@
+//! WebAssembly SIMD128 kernels. Each equals its [`scalar`](super::scalar) twin
+//! bit for bit; the callers in [`super`] check lengths.
+//!
+//! SIMD128 has no `u8 × i8` multiply-add, so [`dense`] widens both sides to
+//! `i16` and uses `i32x4.dot_i16x8_s`, which is exact.
+
+use core::arch::wasm32::*;
+
+use crate::arch::{ACT_MAX, WEIGHT_SCALE_BITS};
+
+/// `acc += row`, wrapping.
+pub fn add_i16(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_exact_mut(8).zip(row.chunks_exact(8)) {
+        let sum = i16x8_add(load(a), load(r));
+        store(a, sum);
+    }
+}
+
+/// `acc -= row`, wrapping.
+pub fn sub_i16(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_exact_mut(8).zip(row.chunks_exact(8)) {
+        let diff = i16x8_sub(load(a), load(r));
+        store(a, diff);
+    }
+}
+
+/// `out = clamp(acc, 0, 127)`.
+pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
+    let max = i16x8_splat(i16::from(ACT_MAX));
+    for (a, o) in acc.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+        let lo = i16x8_min(load(a), max);
+        let hi = i16x8_min(load(&a[8..]), max);
+        // The narrowing saturates negatives to 0.
+        store(o, u8x16_narrow_i16x8(lo, hi));
+    }
+}
+
+/// `out[o] = bias[o] + Σ_i input[i] * weights[o][i]`.
+pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+    let n = input.len();
+    for ((o, row), &b) in out.iter_mut().zip(weights.chunks_exact(n)).zip(bias) {
+        let mut acc = i32x4_splat(0);
+        for (x, w) in input.chunks_exact(16).zip(row.chunks_exact(16)) {
+            let x = load(x);
+            let w = load(w);
+            acc = i32x4_add(acc, i32x4_dot_i16x8(u16x8_extend_low_u8x16(x), i16x8_extend_low_i8x16(w)));
+            acc = i32x4_add(acc, i32x4_dot_i16x8(u16x8_extend_high_u8x16(x), i16x8_extend_high_i8x16(w)));
+        }
+        let sum = i32x4_extract_lane::<0>(acc)
+            .wrapping_add(i32x4_extract_lane::<1>(acc))
+            .wrapping_add(i32x4_extract_lane::<2>(acc))
+            .wrapping_add(i32x4_extract_lane::<3>(acc));
+        *o = b.wrapping_add(sum);
+    }
+}
+
+/// `out = clamp((sum + 32) >> 6, 0, 127)`.
+pub fn crelu_i32(sums: &[i32], out: &mut [u8]) {
+    let half = i32x4_splat(1 << (WEIGHT_SCALE_BITS - 1));
+    let max = u8x16_splat(ACT_MAX);
+    for (s, o) in sums.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+        let v = |k: usize| i32x4_shr(i32x4_add(load(&s[4 * k..]), half), WEIGHT_SCALE_BITS);
+        let lo = i16x8_narrow_i32x4(v(0), v(1));
+        let hi = i16x8_narrow_i32x4(v(2), v(3));
+        store(o, u8x16_min(u8x16_narrow_i16x8(lo, hi), max));
+    }
+}
+
+/// Loads the first 16 bytes of `s`.
+#[inline(always)]
+fn load<T>(s: &[T]) -> v128 {
+    assert!(core::mem::size_of_val(s) >= 16);
+    // SAFETY: `s` holds at least 16 bytes; v128_load needs no alignment.
+    unsafe { v128_load(s.as_ptr().cast()) }
+}
+
+/// Stores `v` into the first 16 bytes of `s`.
+#[inline(always)]
+fn store<T>(s: &mut [T], v: v128) {
+    assert!(core::mem::size_of_val(s) >= 16);
+    // SAFETY: `s` holds at least 16 bytes; v128_store needs no alignment.
+    unsafe { v128_store(s.as_mut_ptr().cast(), v) }
+}

@@ -1,0 +1,132 @@
+//! Seeded random networks and positions, for tests, benchmarks and fuzzing
+//! (feature `random`).
+
+use alloc::vec::Vec;
+
+use rand::{Rng, SeedableRng, rngs::SmallRng};
+use shakmaty::{Chess, Move, Position};
+
+use crate::arch::{MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, PADDING};
+use crate::float::FloatNetwork;
+use crate::kernels::{self, Kernel, scalar};
+use crate::shape::Shape;
+
+/// A float network with weights drawn uniformly from `±scale / sqrt(fan-in)`
+/// (first layer: `±scale / sqrt(37)`, as at most 37 inputs are active) and
+/// biases from `±0.1`, clipped to what quantization represents. With
+/// `scale` near 1 the activations spread over the clipped ReLU's range, as
+/// in a trained network.
+pub fn network(shape: &Shape, scale: f32, seed: u64) -> FloatNetwork {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut net = FloatNetwork::zeros(shape);
+    let first_limit = scale / libm::sqrtf(crate::arch::MAX_ACTIVE as f32);
+    for (i, layer) in net.tower_mut().iter_mut().enumerate() {
+        let (limit, clip) = if i == 0 {
+            (first_limit, MAX_FT_WEIGHT)
+        } else {
+            (scale / libm::sqrtf(layer.inputs() as f32), MAX_HIDDEN_WEIGHT)
+        };
+        fill(&mut rng, layer.weights_mut(), limit.min(clip));
+        fill(&mut rng, layer.bias_mut(), 0.1);
+    }
+    for layer in net.head_mut() {
+        let limit = (scale / libm::sqrtf(layer.inputs() as f32)).min(MAX_HIDDEN_WEIGHT);
+        fill(&mut rng, layer.weights_mut(), limit);
+        fill(&mut rng, layer.bias_mut(), 0.1);
+    }
+    net
+}
+
+fn fill(rng: &mut SmallRng, values: &mut [f32], limit: f32) {
+    for v in values {
+        *v = rng.random_range(-limit..=limit);
+    }
+}
+
+/// A game of random legal moves from the start, at most `plies` long;
+/// returns every position with the move played from it (the last position
+/// has none).
+///
+/// Where a castle, an en passant capture or a promotion is legal, one of them
+/// is played half of the time, so that a few hundred games exercise every
+/// kind of move many times; otherwise moves are uniform.
+pub fn playout(plies: usize, seed: u64) -> Vec<(Chess, Option<Move>)> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pos = Chess::default();
+    let mut game = Vec::with_capacity(plies + 1);
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.is_insufficient_material() {
+            break;
+        }
+        let special: Vec<Move> =
+            moves.iter().copied().filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion()).collect();
+        let m = if !special.is_empty() && rng.random_bool(0.5) {
+            special[rng.random_range(0..special.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
+        game.push((pos.clone(), Some(m)));
+        pos.play_unchecked(m);
+    }
+    game.push((pos, None));
+    game
+}
+
+/// Runs every operation of `kernel` against the scalar oracle on `rounds`
+/// random inputs of random padded lengths, half of them extreme values
+/// (wrapping `i16`, any `i32`, inputs of 0 and 127, weights of ±128).
+/// Returns the names of the operations whose output differed; empty means
+/// bit-exact. The wasm self-test runs this same check under node.
+pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'static str> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut failed = Vec::new();
+    let mut check = |name, same: bool| {
+        if !same && !failed.contains(&name) {
+            failed.push(name);
+        }
+    };
+    for round in 0..rounds {
+        let extreme = round % 2 == 0;
+        let n = PADDING * rng.random_range(1..=20);
+        let i16s = |rng: &mut SmallRng| -> Vec<i16> {
+            (0..n).map(|_| if extreme { rng.random() } else { rng.random_range(-400..400) }).collect()
+        };
+        let (acc, row) = (i16s(&mut rng), i16s(&mut rng));
+        let (mut expected, mut actual) = (acc.clone(), acc.clone());
+        scalar::add_i16(&mut expected, &row);
+        kernels::add_i16(kernel, &mut actual, &row);
+        check("add_i16", expected == actual);
+        scalar::sub_i16(&mut expected, &row);
+        kernels::sub_i16(kernel, &mut actual, &row);
+        check("sub_i16", expected == actual);
+
+        let (mut expected, mut actual) = (alloc::vec![0; n], alloc::vec![0; n]);
+        scalar::crelu_i16(&acc, &mut expected);
+        kernels::crelu_i16(kernel, &acc, &mut actual);
+        check("crelu_i16", expected == actual);
+
+        let sums: Vec<i32> =
+            (0..n).map(|_| if extreme { rng.random() } else { rng.random_range(-20_000..20_000) }).collect();
+        scalar::crelu_i32(&sums, &mut expected);
+        kernels::crelu_i32(kernel, &sums, &mut actual);
+        check("crelu_i32", expected == actual);
+
+        let outputs = rng.random_range(1..=70);
+        let input: Vec<u8> = (0..n)
+            .map(|_| match rng.random_range(0..4) {
+                0 => 0,
+                1 => 127,
+                _ => rng.random_range(0..=127),
+            })
+            .collect();
+        let weights: Vec<i8> = (0..n * outputs).map(|_| rng.random()).collect();
+        let bias: Vec<i32> =
+            (0..outputs).map(|_| if extreme { rng.random() } else { rng.random_range(-100_000..100_000) }).collect();
+        let (mut expected, mut actual) = (alloc::vec![0; outputs], alloc::vec![0; outputs]);
+        scalar::dense(&input, &weights, &bias, &mut expected);
+        kernels::dense(kernel, &input, &weights, &bias, &mut actual);
+        check("dense", expected == actual);
+    }
+    failed
+}

@@ -1,0 +1,160 @@
+//! The weights file: round trips, and a typed error (never a panic) for every
+//! kind of damage.
+
+use deepchess_core::format::{self, MAGIC, VERSION};
+use deepchess_core::{Network, Shape, ShapeError, WeightsError, arch, random};
+use rand::{Rng, SeedableRng, rngs::SmallRng};
+
+fn distilled_bytes() -> Vec<u8> {
+    let mut net = random::network(&Shape::distilled(), 1.0, 7);
+    net.description = "test network, ünïcode".into();
+    net.to_bytes()
+}
+
+/// Header fields at fixed offsets: magic 0, version 4, hash 8, tower count 12.
+const HASH: usize = 8;
+
+#[test]
+fn round_trip_is_byte_exact() {
+    for shape in [Shape::distilled(), Shape::full()] {
+        let bytes = random::network(&shape, 1.0, 3).to_bytes();
+        let net = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(net.shape(), &shape);
+        assert_eq!(net.to_bytes(), bytes);
+    }
+    let net = Network::from_bytes(&distilled_bytes()).unwrap();
+    assert_eq!(net.description(), "test network, ünïcode");
+}
+
+#[test]
+fn distilled_file_size_is_the_sum_of_its_tensors() {
+    let header = 4 + 4 + 4 + (4 + 4 * 4) + (4 + 4 * 4) + 4 + "test network, ünïcode".len();
+    let first = 2 * 100 + 2 * 773 * 100;
+    let dense = |i: usize, o: usize| 4 * o + i * o;
+    let rest = dense(100, 100) * 2 + dense(200, 100) + dense(100, 100) + dense(100, 2);
+    assert_eq!(distilled_bytes().len(), header + first + rest); // about 207 KB
+}
+
+#[test]
+fn every_truncation_is_a_typed_error() {
+    let bytes = distilled_bytes();
+    // Every length through the header and the start of the first layer, then
+    // a stride through the tensors, and the last bytes.
+    let lengths = (0..300).chain((300..bytes.len()).step_by(997)).chain(bytes.len() - 10..bytes.len());
+    for len in lengths {
+        match Network::from_bytes(&bytes[..len]) {
+            Err(WeightsError::Truncated { len: file_len, .. }) => assert_eq!(file_len, len),
+            other => panic!("truncated to {len}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn wrong_magic_version_hash() {
+    let bytes = distilled_bytes();
+
+    let mut bad = bytes.clone();
+    bad[..4].copy_from_slice(b"NNUE");
+    assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadMagic { found: *b"NNUE" });
+
+    let mut bad = bytes.clone();
+    bad[4..8].copy_from_slice(&(VERSION + 1).to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        WeightsError::UnsupportedVersion { found: VERSION + 1, supported: VERSION }
+    );
+
+    let mut bad = bytes.clone();
+    bad[HASH] ^= 1;
+    let found = u32::from_le_bytes(bad[HASH..HASH + 4].try_into().unwrap());
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        WeightsError::ArchHashMismatch { found, expected: arch::DISTILLED_HASH }
+    );
+}
+
+#[test]
+fn sizes_that_do_not_match() {
+    let bytes = distilled_bytes();
+    // Tower widths start at offset 16 (after the count at 12): 773, 100, 100, 100.
+    let with_width = |offset: usize, width: u32| {
+        let mut bad = bytes.clone();
+        bad[offset..offset + 4].copy_from_slice(&width.to_le_bytes());
+        bad
+    };
+    // A changed width, hash untouched: the hash no longer matches.
+    assert!(matches!(Network::from_bytes(&with_width(20, 101)).unwrap_err(), WeightsError::ArchHashMismatch { .. }));
+    // Not a DeepChess shape, even with a matching hash.
+    let mut bad = with_width(16, 772);
+    bad[HASH..HASH + 4].copy_from_slice(&arch::arch_hash(&[772, 100, 100, 100], &arch::DISTILLED_HEAD).to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadShape(ShapeError::WrongInputs { found: 772 }));
+    // An absurd layer count is refused before anything is allocated.
+    let mut bad = bytes.clone();
+    bad[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(matches!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadShape(ShapeError::TooManyLayers { .. })));
+}
+
+#[test]
+fn trailing_bytes_and_bad_description() {
+    let mut bytes = distilled_bytes();
+    bytes.extend_from_slice(&[0, 0, 0]);
+    assert_eq!(Network::from_bytes(&bytes).unwrap_err(), WeightsError::TrailingBytes { extra: 3 });
+
+    let bytes = distilled_bytes();
+    // The description starts after the widths: 12 + 4 + 4*4 + 4 + 4*4 = 52, length first.
+    let start = 52 + 4;
+    assert_eq!(&bytes[start..start + 4], b"test");
+    let mut bad = bytes.clone();
+    bad[start] = 0xff;
+    assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadDescription);
+}
+
+#[test]
+fn shape_errors() {
+    assert_eq!(Shape::new(&[773], &[2, 2]), Err(ShapeError::TooFewLayers));
+    assert_eq!(Shape::new(&[773, 0, 1], &[2, 2]), Err(ShapeError::BadWidth { width: 0 }));
+    assert_eq!(Shape::new(&[773, 2000, 1], &[2, 2]), Err(ShapeError::BadWidth { width: 2000 }));
+    assert_eq!(Shape::new(&[773, 200], &[400, 2]), Err(ShapeError::EmbeddingTooWide { width: 200 }));
+    assert_eq!(
+        Shape::new(&[773, 100], &[100, 2]),
+        Err(ShapeError::HeadInputMismatch { head_input: 100, embedding: 100 })
+    );
+    assert_eq!(Shape::new(&[773, 100], &[200, 3]), Err(ShapeError::WrongOutputs { found: 3 }));
+    assert_eq!(Shape::full().to_string(), "773-600-400-200-100 + 200-400-200-100-2");
+}
+
+#[test]
+fn random_damage_never_panics() {
+    let bytes = distilled_bytes();
+    let mut rng = SmallRng::seed_from_u64(9);
+    for _ in 0..3_000 {
+        let mut bad = bytes.clone();
+        for _ in 0..rng.random_range(1..4) {
+            // Mostly the header, where damage changes how the rest is read.
+            let at = if rng.random_bool(0.8) { rng.random_range(0..80) } else { rng.random_range(0..bad.len()) };
+            bad[at] = rng.random();
+        }
+        if rng.random_bool(0.3) {
+            bad.truncate(rng.random_range(0..bad.len()));
+        }
+        let _ = Network::from_bytes(&bad);
+    }
+    assert!(Network::from_bytes(&[]).is_err());
+    assert!(Network::from_bytes(&MAGIC).is_err());
+}
+
+#[test]
+fn error_messages_are_clear() {
+    let err = Network::from_bytes(&distilled_bytes()[..10]).unwrap_err();
+    assert_eq!(err.to_string(), "weights file truncated: 4 bytes needed at offset 8, but the file has 10");
+    let err = Network::from_bytes(b"PK\x03\x04rest").unwrap_err();
+    assert!(err.to_string().starts_with("not a DeepChess weights file"), "{err}");
+}
+
+#[test]
+fn file_name_is_the_content_hash() {
+    let bytes = distilled_bytes();
+    let name = format::file_name(&bytes);
+    assert!(name.starts_with("deepchess-") && name.ends_with(".dcnn") && name.len() == 10 + 12 + 5, "{name}");
+    assert_ne!(name, format::file_name(&bytes[1..]));
+}

@@ -1,0 +1,35 @@
+//! `deepchess`: the DeepChess command-line tool.
+//!
+//! Subcommands arrive with their issues; each lives in its own module.
+
+mod encode;
+
+use clap::{Parser, Subcommand};
+
+/// DeepChess: a chess network that learns from game results alone.
+#[derive(Parser)]
+#[command(name = "deepchess", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the active input bits of a position (the paper's 773-bit encoding).
+    Encode(encode::Args),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Encode(args) => encode::run(&args),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

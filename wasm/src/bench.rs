@@ -1,0 +1,120 @@
+//! Raw exports for node: the kernel self-test and the inference benchmark.
+//!
+//! Node loads the module with `WebAssembly.instantiate` and times each
+//! export with `performance.now()`; the wasm side only does the work.
+
+use std::sync::Mutex;
+
+use deepchess_core::shakmaty::{Chess, Position};
+use deepchess_core::{Accumulator, Embedding, FeatureDelta, Kernel, Network, Shape, random};
+
+/// What the benchmark works on, built once by [`dc_bench_setup`].
+struct Workload {
+    net: Network,
+    deltas: Vec<FeatureDelta>,
+    positions: Vec<Chess>,
+    embeddings: Vec<Embedding>,
+    acc: Accumulator,
+}
+
+static WORKLOAD: Mutex<Option<Workload>> = Mutex::new(None);
+
+/// The kernel this build runs: 0 scalar, 2 SIMD128.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_kernel() -> u32 {
+    match Kernel::detect() {
+        Kernel::Scalar => 0,
+        Kernel::Avx2 => 1,
+        Kernel::Simd128 => 2,
+    }
+}
+
+/// Runs every kernel this build has against the scalar oracle on `rounds`
+/// random inputs, then checks that whole-network inference agrees between
+/// kernels. Returns the number of failed checks: 0 means bit-exact.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_selftest(rounds: u32, seed: u32) -> u32 {
+    let mut failures = 0;
+    let bytes = random::network(&Shape::distilled(), 2.0, u64::from(seed)).to_bytes();
+    let Ok(mut scalar) = Network::from_bytes(&bytes) else { return u32::MAX };
+    scalar.set_kernel(Kernel::Scalar);
+    for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
+        failures += random::kernel_mismatches(kernel, rounds as usize, u64::from(seed)).len() as u32;
+        let mut net = scalar.clone();
+        net.set_kernel(kernel);
+        for (pos, _) in random::playout(200, u64::from(seed)) {
+            let (a, b) = (net.embed_position(&pos), scalar.embed_position(&pos));
+            failures += u32::from(a != b);
+            failures += u32::from(net.logits(&a, &Embedding::ZERO) != scalar.logits(&b, &Embedding::ZERO));
+        }
+    }
+    failures
+}
+
+/// Builds the benchmark's network (`full` = 1 for the paper's full shape) and
+/// positions from `games` random games. Returns the number of positions.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_bench_setup(full: u32, games: u32) -> u32 {
+    let shape = if full == 1 { Shape::full() } else { Shape::distilled() };
+    let Ok(net) = Network::from_bytes(&random::network(&shape, 2.0, 1).to_bytes()) else { return 0 };
+    let mut deltas = Vec::new();
+    let mut positions = Vec::new();
+    for seed in 0..u64::from(games) {
+        for (pos, m) in random::playout(120, seed) {
+            if let Some(m) = m {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                deltas.push(FeatureDelta::new(&pos, m, &after));
+                positions.push(pos);
+            }
+        }
+    }
+    let embeddings = positions.iter().map(|p| net.embed_position(p)).collect();
+    let acc = Accumulator::new(&net, &Chess::default());
+    let count = positions.len() as u32;
+    *lock() = Some(Workload { net, deltas, positions, embeddings, acc });
+    count
+}
+
+/// Applies `n` move deltas to one accumulator. Returns a checksum.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_bench_update(n: u32) -> u32 {
+    with_workload(|w| {
+        for delta in w.deltas.iter().cycle().take(n as usize) {
+            w.acc.apply(&w.net, delta);
+        }
+        w.acc.values()[0] as u32
+    })
+}
+
+/// Embeds `n` positions from scratch. Returns a checksum.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_bench_embed(n: u32) -> u32 {
+    with_workload(|w| {
+        let mut sum = 0u32;
+        for pos in w.positions.iter().cycle().take(n as usize) {
+            sum = sum.wrapping_add(u32::from(w.net.embed_position(pos).values()[0]));
+        }
+        sum
+    })
+}
+
+/// Compares `n` pairs of cached embeddings. Returns a checksum.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_bench_compare(n: u32) -> u32 {
+    with_workload(|w| {
+        let mut sum = 0u32;
+        for pair in w.embeddings.windows(2).cycle().take(n as usize) {
+            sum = sum.wrapping_add(w.net.compare_logit(&pair[0], &pair[1]) as u32);
+        }
+        sum
+    })
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Option<Workload>> {
+    WORKLOAD.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn with_workload(f: impl FnOnce(&mut Workload) -> u32) -> u32 {
+    lock().as_mut().map_or(0, f)
+}
