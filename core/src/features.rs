@@ -114,6 +114,50 @@ impl Features {
         self.len == 0
     }
 
+    /// The same position with the colours swapped and the board flipped
+    /// top to bottom: White's pieces become Black's on the mirrored squares,
+    /// the other side moves, and castling rights swap colour. A position and
+    /// its mirror are equally good, each for its own side.
+    ///
+    /// ```
+    /// use deepchess_core::Features;
+    /// use shakmaty::Chess;
+    ///
+    /// let start = Features::from_position(&Chess::default());
+    /// let mirrored = start.mirrored();
+    /// assert!(!mirrored.contains(768)); // Black to move
+    /// assert_eq!(mirrored.mirrored(), start);
+    /// ```
+    pub fn mirrored(&self) -> Features {
+        let mut mirrored = Features { len: 0, indices: [0; MAX_ACTIVE] };
+        let mut indices = [0u16; MAX_ACTIVE + 1];
+        let mut n = 0;
+        let mut white_to_move = false;
+        for &index in self.as_slice() {
+            let flipped = match index {
+                SIDE_TO_MOVE_INDEX => {
+                    white_to_move = true;
+                    continue;
+                }
+                // K <-> k, Q <-> q.
+                i if i >= CASTLING_INDEX => CASTLING_INDEX + (i - CASTLING_INDEX + 2) % 4,
+                // Swap the colour, flip the rank (square ^ 56).
+                i => (i + 384) % 768 ^ 56,
+            };
+            indices[n] = flipped;
+            n += 1;
+        }
+        if !white_to_move {
+            indices[n] = SIDE_TO_MOVE_INDEX;
+            n += 1;
+        }
+        indices[..n].sort_unstable();
+        for &index in &indices[..n] {
+            mirrored.push(index);
+        }
+        mirrored
+    }
+
     /// Whether bit `index` is set.
     pub fn contains(&self, index: u16) -> bool {
         self.as_slice().binary_search(&index).is_ok()

@@ -50,6 +50,7 @@ pub mod kernels;
 pub mod quantize;
 #[cfg(feature = "random")]
 pub mod random;
+pub mod search;
 
 mod accumulator;
 mod delta;

@@ -1,0 +1,146 @@
+//! DeepChess's network as the search's comparator.
+
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use shakmaty::{Chess, Move};
+
+use crate::accumulator::Accumulator;
+use crate::arch::SUM_SCALE;
+use crate::delta::FeatureDelta;
+use crate::embedding::Embedding;
+use crate::features::Features;
+use crate::network::Network;
+use crate::search::cache::EmbeddingCache;
+use crate::search::comparator::Comparator;
+
+/// Key salt for mirrored positions in the embedding cache.
+const MIRROR_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A position the network has embedded.
+#[derive(Clone, Debug)]
+pub struct NetLeaf {
+    hash: u64,
+    embedding: Embedding,
+    features: Features,
+}
+
+impl NetLeaf {
+    /// The Pos2Vec embedding.
+    pub fn embedding(&self) -> &Embedding {
+        &self.embedding
+    }
+}
+
+/// The network, with incrementally updated first-layer sums along the search
+/// path and a cache of embeddings keyed by Zobrist hash.
+///
+/// Draws: a position is better for White than a draw when the network
+/// prefers it to its own mirror image (colours swapped, board flipped, the
+/// other side to move), which is exactly as good for Black as the position
+/// is for White. A position the network cannot tell from its mirror is a
+/// draw. This needs no reference position and no hand-set threshold.
+pub struct NetComparator {
+    net: Network,
+    cache: EmbeddingCache,
+    path: Vec<Accumulator>,
+    depth: usize,
+    scratch: Accumulator,
+}
+
+impl NetComparator {
+    /// Wraps `net`, with an embedding cache of at most `cache_bytes`.
+    pub fn new(net: Network, cache_bytes: usize) -> NetComparator {
+        let scratch = Accumulator::new(&net, &Chess::default());
+        NetComparator {
+            path: alloc::vec![scratch.clone()],
+            net,
+            cache: EmbeddingCache::with_bytes(cache_bytes),
+            depth: 0,
+            scratch,
+        }
+    }
+
+    /// The network.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// Resizes the embedding cache (emptying it).
+    pub fn resize_cache(&mut self, cache_bytes: usize) {
+        self.cache = EmbeddingCache::with_bytes(cache_bytes);
+    }
+
+    /// Fraction of embedding lookups served by the cache.
+    pub fn cache_hit_rate(&self) -> f32 {
+        self.cache.hit_rate()
+    }
+
+    fn mirror_embedding(&mut self, leaf: &NetLeaf) -> Embedding {
+        let key = leaf.hash ^ MIRROR_SALT;
+        if let Some(embedding) = self.cache.get(key) {
+            return embedding;
+        }
+        self.scratch.refresh(&self.net, &leaf.features.mirrored());
+        let embedding = self.net.embed(&self.scratch);
+        self.cache.insert(key, embedding);
+        embedding
+    }
+}
+
+impl Comparator for NetComparator {
+    type Leaf = NetLeaf;
+
+    fn set_root(&mut self, root: &Chess, _hash: u64) {
+        self.depth = 0;
+        self.path[0].refresh(&self.net, &Features::from_position(root));
+    }
+
+    fn push(&mut self, before: &Chess, m: Move, after: &Chess, _hash: u64) {
+        self.depth += 1;
+        if self.path.len() <= self.depth {
+            self.path.push(self.path[self.depth - 1].clone());
+        } else {
+            let (done, rest) = self.path.split_at_mut(self.depth);
+            rest[0].clone_from(&done[self.depth - 1]);
+        }
+        self.path[self.depth].apply(&self.net, &FeatureDelta::new(before, m, after));
+    }
+
+    fn pop(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn leaf(&mut self, pos: &Chess, hash: u64) -> NetLeaf {
+        let embedding = match self.cache.get(hash) {
+            Some(embedding) => embedding,
+            None => {
+                let embedding = self.net.embed(&self.path[self.depth]);
+                self.cache.insert(hash, embedding);
+                embedding
+            }
+        };
+        NetLeaf { hash, embedding, features: Features::from_position(pos) }
+    }
+
+    fn compare(&mut self, a: &NetLeaf, b: &NetLeaf) -> Ordering {
+        if a.hash == b.hash {
+            return Ordering::Equal;
+        }
+        self.net.compare_logit(&a.embedding, &b.embedding).cmp(&0)
+    }
+
+    fn versus_draw(&mut self, a: &NetLeaf) -> Ordering {
+        let mirror = self.mirror_embedding(a);
+        self.net.compare_logit(&a.embedding, &mirror).cmp(&0)
+    }
+
+    fn draw_logit(&mut self, a: &NetLeaf) -> f32 {
+        let mirror = self.mirror_embedding(a);
+        self.net.compare_logit(&a.embedding, &mirror) as f32 / SUM_SCALE as f32
+    }
+
+    fn clear(&mut self) {
+        self.cache.clear();
+    }
+}

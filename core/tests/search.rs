@@ -1,0 +1,327 @@
+//! The comparison search: rule-decided outcomes (mates, stalemate, the
+//! 50-move rule, repetition), slices, stop, MultiPV.
+//!
+//! Mates are found with a random network, because the rules decide them. The
+//! draw tests use a test-only comparator that orders positions by material,
+//! so that the right choice is known in advance.
+
+use std::cmp::Ordering;
+
+use deepchess_core::search::{Comparator, Event, Limits, NetComparator, Score, Search, Value, zobrist};
+use deepchess_core::{Network, Shape, random};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, fen::Fen};
+
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+}
+
+fn net_search() -> Search<NetComparator> {
+    let net = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 77).to_bytes()).unwrap();
+    Search::new(NetComparator::new(net, 1 << 20), 1 << 20)
+}
+
+/// Runs to the end in one go; returns the last line's score and the best move.
+fn run<C: Comparator>(search: &mut Search<C>, pos: &Chess, game: &[u64], limits: Limits) -> (Score, Option<Move>) {
+    search.start(pos.clone(), game, limits);
+    while search.step(u64::MAX, &mut |_| false) != Event::Finished {}
+    let value = search.lines().next().map(|line| line.value.clone()).unwrap_or(Value::Draw);
+    (search.score(&value), search.best_move())
+}
+
+fn uci(m: Option<Move>) -> String {
+    m.map_or("(none)".into(), |m| UciMove::from_standard(m).to_string())
+}
+
+fn depth(d: u32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+#[test]
+fn mate_in_one_at_depth_two() {
+    for (fen, mate) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"),
+        ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", "a8a1"),
+        ("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", "g1g7"),
+    ] {
+        let (score, best) = run(&mut net_search(), &position(fen), &[], depth(2));
+        assert_eq!(score, Score::Mate(1), "{fen}");
+        let mut after = position(fen);
+        after.play_unchecked(best.unwrap());
+        assert!(after.is_checkmate(), "{fen}: {} does not mate (expected e.g. {mate})", uci(best));
+    }
+}
+
+/// Whether the side to move in `pos` can force mate within `moves` moves.
+fn forces_mate(pos: &Chess, moves: u32) -> bool {
+    moves > 0
+        && pos.legal_moves().into_iter().any(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            after.is_checkmate()
+                || (!after.legal_moves().is_empty()
+                    && after.legal_moves().into_iter().all(|reply| {
+                        let mut next = after.clone();
+                        next.play_unchecked(reply);
+                        forces_mate(&next, moves - 1)
+                    }))
+        })
+}
+
+#[test]
+fn mate_in_two_at_depth_four() {
+    for fen in [
+        "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1",                           // rook ladder
+        "1r4k1/r7/8/8/8/8/8/6K1 b - - 0 1",                          // the same, for Black
+        "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", // Qd8+ Bxd8 Re8#
+    ] {
+        let pos = position(fen);
+        assert!(forces_mate(&pos, 2) && !forces_mate(&pos, 1), "{fen} is not a mate in 2");
+        let (score, best) = run(&mut net_search(), &pos, &[], depth(4));
+        assert_eq!(score, Score::Mate(2), "{fen}");
+        let mut after = pos.clone();
+        after.play_unchecked(best.unwrap());
+        assert!(
+            after.legal_moves().into_iter().all(|reply| {
+                let mut next = after.clone();
+                next.play_unchecked(reply);
+                forces_mate(&next, 1)
+            }),
+            "{fen}: {} does not force mate",
+            uci(best)
+        );
+    }
+}
+
+#[test]
+fn being_mated_scores_negative_mate() {
+    // Black's only move, Kg8, allows Qg7# (or Qa8#).
+    let pos = position("7k/Q7/6K1/8/8/8/8/8 b - - 0 1");
+    let (score, _) = run(&mut net_search(), &pos, &[], depth(3));
+    assert_eq!(score, Score::Mate(-1));
+}
+
+#[test]
+fn no_move_at_the_root() {
+    for fen in
+        ["7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"]
+    {
+        let pos = position(fen);
+        if !pos.legal_moves().is_empty() {
+            continue;
+        }
+        let mut search = net_search();
+        search.start(pos, &[], depth(3));
+        assert!(!search.is_running());
+        assert_eq!(search.step(1000, &mut |_| false), Event::Finished);
+        assert_eq!(search.best_move(), None, "{fen}");
+    }
+}
+
+/// Orders positions by material (pawn 1, minor 3, rook 5, queen 9), White's
+/// minus Black's; a draw is worth 0. For tests only: the engine never uses a
+/// hand-written judgement.
+struct Material {
+    depth: usize,
+}
+
+fn material(pos: &Chess) -> i32 {
+    let values = [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)];
+    let board = pos.board();
+    values
+        .iter()
+        .map(|&(role, v)| {
+            v * ((board.by_role(role) & board.white()).count() as i32
+                - (board.by_role(role) & board.black()).count() as i32)
+        })
+        .sum()
+}
+
+impl Comparator for Material {
+    type Leaf = i32;
+    fn set_root(&mut self, _: &Chess, _: u64) {
+        self.depth = 0;
+    }
+    fn push(&mut self, _: &Chess, _: Move, _: &Chess, _: u64) {
+        self.depth += 1;
+    }
+    fn pop(&mut self) {
+        self.depth -= 1;
+    }
+    fn leaf(&mut self, pos: &Chess, _: u64) -> i32 {
+        material(pos)
+    }
+    fn compare(&mut self, a: &i32, b: &i32) -> Ordering {
+        a.cmp(b)
+    }
+    fn versus_draw(&mut self, a: &i32) -> Ordering {
+        a.cmp(&0)
+    }
+    fn draw_logit(&mut self, a: &i32) -> f32 {
+        *a as f32
+    }
+    fn clear(&mut self) {}
+}
+
+fn material_search() -> Search<Material> {
+    Search::new(Material { depth: 0 }, 1 << 16)
+}
+
+#[test]
+fn stalemate_is_a_draw() {
+    // White is a queen up; Qf7 would stalemate the black king.
+    let pos = position("7k/8/6Q1/8/8/8/8/K7 w - - 0 1");
+    let stalemating = "g6f7".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    let mut after = pos.clone();
+    after.play_unchecked(stalemating);
+    assert!(after.is_stalemate());
+    let (score, best) = run(&mut material_search(), &pos, &[], depth(2));
+    assert_ne!(best, Some(stalemating));
+    assert!(matches!(score, Score::Cp(cp) if cp > 0), "{score:?}");
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw() {
+    // A queen and a pawn up with 99 half-moves played: only a pawn move keeps
+    // the win alive; anything else is a draw.
+    let pos = position("7k/8/8/8/8/8/P7/K5Q1 w - - 99 80");
+    let (score, best) = run(&mut material_search(), &pos, &[], depth(1));
+    let best = best.unwrap();
+    assert_eq!(best.role(), Role::Pawn, "{}", uci(Some(best)));
+    assert!(matches!(score, Score::Cp(cp) if cp > 0));
+}
+
+/// The game so far: from `start`, the moves given; returns the position and
+/// the hashes before it.
+fn game(start: &str, moves: &[&str]) -> (Chess, Vec<u64>) {
+    let mut pos = position(start);
+    let mut hashes = Vec::new();
+    for m in moves {
+        hashes.push(zobrist(&pos));
+        let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+    }
+    (pos, hashes)
+}
+
+#[test]
+fn repetition_is_a_draw() {
+    let shuffle = ["a1b1", "h8g8", "b1a1", "g8h8"];
+    // White a rook down: repeating (Kb1 again) is the best it can get.
+    let (pos, hashes) = game("7k/8/8/8/8/8/7r/K7 w - - 10 40", &shuffle);
+    let (score, best) = run(&mut material_search(), &pos, &hashes, depth(1));
+    assert_eq!(uci(best), "a1b1");
+    assert_eq!(score, Score::Cp(0));
+
+    // White a rook up: repeating is avoided.
+    let (pos, hashes) = game("7k/8/8/8/8/1R6/8/K7 w - - 10 40", &shuffle);
+    let (score, best) = run(&mut material_search(), &pos, &hashes, depth(1));
+    assert_ne!(uci(best), "a1b1");
+    assert!(matches!(score, Score::Cp(cp) if cp > 0));
+}
+
+#[test]
+fn slices_resume_exactly() {
+    let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut whole = net_search();
+    let (score, best) = run(&mut whole, &pos, &[], depth(4));
+    let nodes = whole.nodes();
+
+    let mut sliced = net_search();
+    sliced.start(pos.clone(), &[], depth(4));
+    let mut slices = 0;
+    loop {
+        slices += 1;
+        match sliced.step(37, &mut |_| false) {
+            Event::Finished => break,
+            Event::Paused | Event::Line => {}
+        }
+    }
+    let value = sliced.lines().next().unwrap().value.clone();
+    assert!(slices > 50, "{slices} slices");
+    assert_eq!(sliced.nodes(), nodes);
+    assert_eq!((sliced.score(&value), sliced.best_move()), (score, best));
+}
+
+#[test]
+fn should_stop_and_stop_keep_a_legal_move() {
+    let pos = Chess::default();
+    let mut search = net_search();
+    search.start(pos.clone(), &[], Limits::default());
+    let mut polls = 0;
+    while search.step(u64::MAX, &mut |nodes| {
+        polls += 1;
+        nodes > 20_000
+    }) != Event::Finished
+    {}
+    assert!(search.nodes() < 20_000 + 2 * deepchess_core::search::POLL_NODES);
+    assert!(polls >= 19, "{polls} polls");
+    assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
+
+    search.start(pos.clone(), &[], Limits::default());
+    assert_eq!(search.step(10, &mut |_| false), Event::Paused);
+    search.stop();
+    assert!(!search.is_running());
+    assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
+}
+
+#[test]
+fn node_limit() {
+    let mut search = net_search();
+    search.start(Chess::default(), &[], Limits { nodes: Some(5_000), ..Limits::default() });
+    while search.step(u64::MAX, &mut |_| false) != Event::Finished {}
+    assert!((5_000..5_100).contains(&search.nodes()), "{}", search.nodes());
+}
+
+#[test]
+fn multipv_gives_distinct_ordered_lines() {
+    let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let mut search = net_search();
+    search.start(pos.clone(), &[], Limits { depth: Some(3), multipv: 3, ..Limits::default() });
+    let mut events = Vec::new();
+    loop {
+        match search.step(u64::MAX, &mut |_| false) {
+            Event::Finished => break,
+            Event::Line => {
+                let line = search.last_line().unwrap();
+                events.push((line.depth, line.multipv));
+            }
+            Event::Paused => {}
+        }
+    }
+    let expected: Vec<(u32, usize)> = (1..=3).flat_map(|d| (1..=3).map(move |k| (d, k))).collect();
+    assert_eq!(events, expected);
+    let lines: Vec<_> = search.lines().cloned().collect();
+    assert_eq!(lines.len(), 3);
+    let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    for line in &lines {
+        // Every PV is a legal sequence from the root.
+        let mut p = pos.clone();
+        for &m in &line.pv {
+            assert!(p.legal_moves().contains(&m));
+            p.play_unchecked(m);
+        }
+    }
+}
+
+#[test]
+fn values_order_as_documented() {
+    let mut m = Material { depth: 0 };
+    let order: Vec<Value<i32>> = vec![
+        Value::Lowest,
+        Value::Mate { winner: Color::Black, ply: 1 },
+        Value::Mate { winner: Color::Black, ply: 5 },
+        Value::Position(-3),
+        Value::Draw,
+        Value::Position(2),
+        Value::Mate { winner: Color::White, ply: 7 },
+        Value::Mate { winner: Color::White, ply: 3 },
+        Value::Highest,
+    ];
+    for (i, a) in order.iter().enumerate() {
+        for (j, b) in order.iter().enumerate() {
+            assert_eq!(deepchess_core::search::compare(&mut m, a, b), i.cmp(&j), "{a:?} vs {b:?}");
+        }
+    }
+}
