@@ -142,7 +142,7 @@ impl Features {
                 // K <-> k, Q <-> q.
                 i if i >= CASTLING_INDEX => CASTLING_INDEX + (i - CASTLING_INDEX + 2) % 4,
                 // Swap the colour, flip the rank (square ^ 56).
-                i => (i + 384) % 768 ^ 56,
+                i => ((i + 384) % 768) ^ 56,
             };
             indices[n] = flipped;
             n += 1;

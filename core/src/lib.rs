@@ -12,6 +12,7 @@
 //!   [`Embedding`]s, and `compare(a, b)`, the probability that `a` is better
 //!   for White than `b`;
 //! - the SIMD [`kernels`] (scalar oracle, AVX2, SIMD128);
+//! - the comparison alpha-beta [`search`] and the [`uci`] protocol;
 //! - the float reference network ([`FloatNetwork`]) that tests and the
 //!   trainer's export use.
 //!
@@ -45,14 +46,17 @@ extern crate std;
 pub use shakmaty;
 
 pub mod arch;
+pub mod bench;
 pub mod format;
 pub mod kernels;
 pub mod quantize;
 #[cfg(feature = "random")]
 pub mod random;
 pub mod search;
+pub mod uci;
 
 mod accumulator;
+mod default_network;
 mod delta;
 mod embedding;
 mod error;
@@ -63,6 +67,7 @@ mod network;
 mod shape;
 
 pub use accumulator::Accumulator;
+pub use default_network::DEFAULT_NETWORK;
 pub use delta::FeatureDelta;
 pub use embedding::Embedding;
 pub use error::WeightsError;

@@ -2,7 +2,10 @@
 //!
 //! Subcommands arrive with their issues; each lives in its own module.
 
+mod bench;
 mod encode;
+mod network;
+mod uci;
 
 use clap::{Parser, Subcommand};
 
@@ -18,12 +21,18 @@ struct Cli {
 enum Command {
     /// Print the active input bits of a position (the paper's 773-bit encoding).
     Encode(encode::Args),
+    /// Run the UCI engine on standard input and output.
+    Uci(uci::Args),
+    /// Search the fixed bench positions to a fixed depth: node signature and speed.
+    Bench(bench::Args),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Encode(args) => encode::run(&args),
+        Command::Uci(args) => uci::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -7,6 +7,11 @@
 //! node. White maximises and Black minimises in the comparator's order, so
 //! the network's White-relative comparison is reversed for Black.
 //!
+//! Quiescence resolves exchanges without judging material: at the horizon
+//! every capture and promotion is tried, and after that only recaptures on
+//! the square of the previous capture, until the side to move stands pat on
+//! a position the network prefers, or no recapture is left.
+//!
 //! The recursion is kept on an explicit stack of frames. That lets
 //! [`Search::step`] stop after any node budget and continue exactly where it
 //! stopped, so a single-threaded browser worker can read `stop` between
@@ -353,9 +358,18 @@ impl<C: Comparator> Search<C> {
         }
         if depth <= 0 && !in_check {
             // Quiescence: the side to move may stand pat on the position, or
-            // try captures and promotions.
+            // resolve the exchanges on the board: every capture and promotion
+            // at the first quiescence ply, then only recaptures on the square
+            // of the last capture.
             let stand = Value::Position(self.comparator.leaf(&pos, hash));
-            let mut tactical: MoveList = moves.into_iter().filter(|&m| is_tactical(m)).collect();
+            let exchange_square = (depth < 0).then(|| entered_by.to());
+            let mut tactical: MoveList = moves
+                .into_iter()
+                .filter(|&m| match exchange_square {
+                    None => is_tactical(m),
+                    Some(square) => m.is_capture() && m.to() == square,
+                })
+                .collect();
             if tactical.is_empty() {
                 return Some(stand);
             }

@@ -1,0 +1,13 @@
+//! The UCI protocol: a line parser ([`Command`]), time management
+//! ([`TimeBudget`]) and the engine state machine ([`UciEngine`]) that the
+//! native binary and the browser worker both drive.
+
+mod command;
+mod engine;
+mod time;
+
+pub use command::{Command, Go, ParseCommandError};
+pub use engine::{
+    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, MAX_HASH_MB, MAX_MULTIPV, Request, UciEngine, parse_game, uci_move,
+};
+pub use time::{DEFAULT_MOVES_TO_GO, TimeBudget};

@@ -1,0 +1,284 @@
+//! The UCI engine state machine, driven line by line as a host drives it.
+
+use deepchess_core::uci::{Command, Request, UciEngine};
+use deepchess_core::{Network, Shape, random};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+fn engine() -> UciEngine {
+    let net = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 5).to_bytes()).unwrap();
+    UciEngine::new(Some(net))
+}
+
+/// Sends `lines`, thinking to completion after each; returns the output.
+fn session(engine: &mut UciEngine, lines: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let clock = || 0;
+    for line in lines {
+        let request = engine.handle(line, 0, &mut |l| out.push(l.to_string()));
+        assert_ne!(request, Request::Quit);
+        let mut slices = 0;
+        while engine.is_thinking() && slices < 100_000 {
+            engine.think(1000, &clock, &mut |l| out.push(l.to_string()));
+            slices += 1;
+        }
+    }
+    out
+}
+
+fn bestmove(out: &[String]) -> &str {
+    out.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove line")
+}
+
+#[test]
+fn handshake_and_search() {
+    let mut e = engine();
+    let out = session(&mut e, &["uci", "isready", "ucinewgame", "position startpos moves e2e4", "go depth 3"]);
+    assert!(out[0].starts_with("id name DeepChess"));
+    assert!(out.contains(&"uciok".to_string()));
+    assert!(out.contains(&"readyok".to_string()));
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 3, "{out:?}");
+    for (i, info) in infos.iter().enumerate() {
+        for field in [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(info.contains(field), "{info} lacks {field:?}");
+        }
+        assert!(info.starts_with(&format!("info depth {} ", i + 1)));
+    }
+    let mut pos = Chess::default();
+    pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+    assert!(bestmove(&out).parse::<UciMove>().unwrap().to_move(&pos).is_ok(), "{out:?}");
+}
+
+#[test]
+fn multipv_lines() {
+    let mut e = engine();
+    let out = session(&mut e, &["setoption name MultiPV value 3", "position startpos", "go depth 2"]);
+    let depth2: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth 2 ")).collect();
+    assert_eq!(depth2.len(), 3);
+    for (k, line) in depth2.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
+    }
+}
+
+#[test]
+fn mate_scores_are_exact() {
+    let mut e = engine();
+    let out = session(&mut e, &["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 2"]);
+    assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{out:?}");
+    assert_eq!(bestmove(&out), "a1a8");
+    let out = session(&mut e, &["position fen 7k/Q7/6K1/8/8/8/8/8 b - - 0 1", "go depth 3"]);
+    assert!(out.iter().any(|l| l.contains(" score mate -1 ")), "{out:?}");
+}
+
+#[test]
+fn no_legal_move() {
+    let mut e = engine();
+    let out = session(&mut e, &["position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "go depth 3"]);
+    assert_eq!(bestmove(&out), "(none)");
+    assert!(out.iter().any(|l| l.contains("score mate 0")));
+}
+
+#[test]
+fn bad_input_is_reported_and_survived() {
+    let mut e = engine();
+    let out = session(
+        &mut e,
+        &[
+            "position startpos moves e2e4",
+            "position fen not/a/fen w - - 0 1",
+            "position startpos moves e2e5",
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "position",
+            "go depth banana",
+            "setoption name Hash value lots",
+            "setoption name NoSuchOption value 1",
+            "setoption",
+            "\u{0}\u{7f}garbage ☃",
+            "",
+            "go depth 1",
+        ],
+    );
+    let errors = out.iter().filter(|l| l.starts_with("info string error: ")).count();
+    assert_eq!(errors, 8, "{out:#?}");
+    // The position from the first command was kept: Black is to move.
+    let m = bestmove(&out);
+    let mut pos = Chess::default();
+    pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+    assert!(m.parse::<UciMove>().unwrap().to_move(&pos).is_ok(), "{m}");
+}
+
+#[test]
+fn stop_during_infinite_gives_bestmove_at_once() {
+    let mut e = engine();
+    let mut out = Vec::new();
+    e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
+    e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+    for _ in 0..20 {
+        e.think(500, &|| 0, &mut |l| out.push(l.to_string()));
+    }
+    assert!(e.is_thinking());
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")));
+    e.handle("isready", 0, &mut |l| out.push(l.to_string()));
+    assert_eq!(out.last().unwrap(), "readyok");
+    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert!(out.last().unwrap().starts_with("bestmove "));
+    assert!(!e.is_searching());
+    // A second stop prints nothing.
+    let before = out.len();
+    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert_eq!(out.len(), before);
+}
+
+#[test]
+fn infinite_waits_for_stop_even_when_done() {
+    let mut e = engine();
+    let mut out = Vec::new();
+    e.handle("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0, &mut |l| out.push(l.to_string()));
+    // Depth 1 ends almost at once, but `infinite` holds bestmove back.
+    e.handle("go infinite depth 1", 0, &mut |l| out.push(l.to_string()));
+    for _ in 0..100 {
+        e.think(10_000, &|| 0, &mut |l| out.push(l.to_string()));
+    }
+    assert!(!e.is_thinking() && e.is_searching());
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")));
+    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert_eq!(out.last().unwrap(), "bestmove a1a8");
+}
+
+#[test]
+fn time_limits_stop_the_search() {
+    let mut e = engine();
+    let mut out = Vec::new();
+    let now = std::cell::Cell::new(0u64);
+    e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
+    e.handle("go movetime 100", 0, &mut |l| out.push(l.to_string()));
+    let mut slices = 0;
+    while e.is_thinking() {
+        now.set(now.get() + 10); // each slice "takes" 10 ms
+        e.think(200, &|| now.get(), &mut |l| out.push(l.to_string()));
+        slices += 1;
+        assert!(slices < 1000);
+    }
+    assert!(out.last().unwrap().starts_with("bestmove "));
+    assert!(now.get() <= 200, "stopped after {} ms", now.get());
+}
+
+#[test]
+fn no_network_is_an_error_not_a_crash() {
+    let mut e = UciEngine::new(None);
+    let out = session(&mut e, &["uci", "position startpos", "go depth 3"]);
+    assert!(out.iter().any(|l| l.starts_with("info string error: no network")));
+    assert_eq!(bestmove(&out), "(none)");
+    let mut out = Vec::new();
+    let bytes = random::network(&Shape::distilled(), 1.0, 1).to_bytes();
+    e.load_network(Ok(&bytes), "test.dcnn", &mut |l| out.push(l.to_string()));
+    e.load_network(Ok(&bytes[..100]), "broken.dcnn", &mut |l| out.push(l.to_string()));
+    assert!(out[0].starts_with("info string loaded network test.dcnn"));
+    assert!(out[1].starts_with("info string error: cannot load network broken.dcnn: weights file truncated"));
+    assert!(e.network().is_some());
+}
+
+#[test]
+fn evalfile_is_a_host_request() {
+    let mut e = engine();
+    assert_eq!(
+        e.handle("setoption name EvalFile value /tmp/x y.dcnn", 0, &mut |_| {}),
+        Request::LoadEvalFile("/tmp/x y.dcnn".into())
+    );
+    assert_eq!(e.handle("quit", 0, &mut |_| {}), Request::Quit);
+}
+
+#[test]
+fn parser_edge_cases() {
+    assert_eq!(
+        Command::parse("setoption name Move Overhead value 50"),
+        Ok(Some(Command::SetOption { name: "Move Overhead".into(), value: Some("50".into()) }))
+    );
+    assert_eq!(
+        Command::parse("position fen 8/8/8/8/8/8/8/K6k w - - moves a1a2"),
+        Ok(Some(Command::Position { fen: Some("8/8/8/8/8/8/8/K6k w - -".into()), moves: vec!["a1a2".into()] }))
+    );
+    assert!(matches!(Command::parse("go wtime -50 btime 1000"), Ok(Some(Command::Go(g))) if g.wtime == Some(0)));
+    assert!(Command::parse("go depth").is_err());
+    assert_eq!(Command::parse("   "), Ok(None));
+}
+
+/// Random sessions built from UCI words, valid and broken: no panic, and
+/// every search ends with exactly one `bestmove`. (`fuzz/` runs the same
+/// property under libFuzzer on arbitrary bytes.)
+#[test]
+fn random_sessions_never_panic() {
+    use rand::{Rng, SeedableRng, rngs::SmallRng};
+    let words = [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "infinite",
+        "stop",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "MultiPV",
+        "Threads",
+        "EvalFile",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "a7a8q",
+        "e1g1",
+        "0",
+        "1",
+        "2",
+        "3",
+        "-7",
+        "99999999999999999999",
+        "8/8/8/8/8/8/8/8",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "☃",
+        "\u{0}",
+    ];
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut e = engine();
+    e.handle("setoption name Hash value 1", 0, &mut |_| {});
+    for _ in 0..3_000 {
+        let n = rng.random_range(0..8);
+        let mut line: Vec<&str> = (0..n).map(|_| words[rng.random_range(0..words.len())]).collect();
+        if rng.random_bool(0.5) {
+            line.insert(0, ["go", "position", "setoption", "stop"][rng.random_range(0..4)]);
+        }
+        let line = line.join(" ");
+        let searching = e.is_searching();
+        let mut bestmoves = 0;
+        e.handle(&line, 0, &mut |l| bestmoves += usize::from(l.starts_with("bestmove")));
+        for _ in 0..4 {
+            e.think(300, &|| 0, &mut |l| bestmoves += usize::from(l.starts_with("bestmove")));
+        }
+        assert!(bestmoves <= 1 + usize::from(searching), "{line}: {bestmoves} bestmoves");
+        if line.starts_with("stop") {
+            assert!(!e.is_searching());
+        }
+    }
+    let mut bestmoves = 0;
+    let searching = e.is_searching();
+    e.handle("stop", 0, &mut |l| bestmoves += usize::from(l.starts_with("bestmove")));
+    assert_eq!(bestmoves, usize::from(searching));
+}

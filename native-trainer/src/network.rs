@@ -1,0 +1,34 @@
+//! Choosing the network: a file, the embedded default, or a seeded random one.
+
+use std::path::Path;
+
+use anyhow::Context;
+use deepchess_core::{DEFAULT_NETWORK, Network, Shape, random};
+
+/// Reads and checks a `.dcnn` file.
+pub fn load(path: &Path) -> anyhow::Result<Network> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Network::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))
+}
+
+/// The embedded default network, if this build has one.
+pub fn embedded() -> Option<(&'static str, Network)> {
+    let (name, bytes) = DEFAULT_NETWORK?;
+    // The build script embedded a file that loads; a failure here is a bug.
+    Some((name, Network::from_bytes(bytes).expect("the embedded network loads")))
+}
+
+/// The network given by `--weights`, else the embedded default.
+pub fn chosen(weights: Option<&Path>) -> anyhow::Result<Option<(String, Network)>> {
+    Ok(match weights {
+        Some(path) => Some((path.display().to_string(), load(path)?)),
+        None => embedded().map(|(name, net)| (name.to_string(), net)),
+    })
+}
+
+/// A seeded random network of the distilled shape: the same on every
+/// machine, so that it can serve as a fixed reference (for `bench`).
+pub fn seeded_random() -> Network {
+    let bytes = random::network(&Shape::distilled(), 2.0, 2016).to_bytes();
+    Network::from_bytes(&bytes).expect("a generated network loads")
+}

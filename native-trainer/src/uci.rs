@@ -1,0 +1,104 @@
+//! `deepchess uci`: the native UCI engine.
+//!
+//! A thread reads standard input; the main thread searches in slices of
+//! [`SLICE_NODES`] and reads the lines that arrived between slices, so `stop`
+//! and `isready` are answered within a slice (a few milliseconds).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, TryRecvError};
+use std::time::Instant;
+
+use deepchess_core::uci::{Request, UciEngine};
+
+use crate::network;
+
+/// Nodes searched between two reads of the input.
+pub const SLICE_NODES: u64 = 2048;
+
+/// Arguments of `deepchess uci`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A `.dcnn` network to play with instead of the embedded default.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+}
+
+/// Runs the engine until `quit` or the end of the input. At the end of the
+/// input a search with a limit (depth, nodes, time) still completes and
+/// prints its `bestmove`; an infinite one is stopped.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let mut engine = UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net));
+    let start = Instant::now();
+    let clock = || start.elapsed().as_millis() as u64;
+    let stdout = std::io::stdout();
+    let mut out = |line: &str| {
+        let mut lock = stdout.lock();
+        // A closed pipe leaves nobody to tell; the loop ends at the input's end.
+        let _ = writeln!(lock, "{line}").and_then(|()| lock.flush());
+    };
+
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+
+    let mut input_open = true;
+    loop {
+        let line = if engine.is_thinking() {
+            engine.think(SLICE_NODES, &clock, &mut out);
+            match rx.try_recv() {
+                Ok(line) => Some(line),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => {
+                    input_open = false;
+                    None
+                }
+            }
+        } else if input_open {
+            rx.recv().ok().or_else(|| {
+                input_open = false;
+                None
+            })
+        } else {
+            None
+        };
+        match line {
+            Some(line) => match engine.handle(&line, clock(), &mut out) {
+                Request::Continue => {}
+                Request::Quit => return Ok(()),
+                Request::LoadEvalFile(path) => load_eval_file(&mut engine, &path, &mut out),
+            },
+            None if !input_open => {
+                if engine.is_infinite() {
+                    engine.handle("stop", clock(), &mut out);
+                }
+                if !engine.is_thinking() {
+                    engine.handle("stop", clock(), &mut out);
+                    return Ok(());
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+fn load_eval_file(engine: &mut UciEngine, path: &str, out: &mut dyn FnMut(&str)) {
+    if path == "<embedded>" {
+        match network::embedded() {
+            Some((name, net)) => {
+                out(&format!("info string loaded network {name}: {}", net.shape()));
+                engine.set_network(net);
+            }
+            None => out("info string error: this build has no embedded network"),
+        }
+        return;
+    }
+    let bytes = std::fs::read(path).map_err(|err| err.to_string());
+    engine.load_network(bytes.as_deref().map_err(Clone::clone), path, out);
+}

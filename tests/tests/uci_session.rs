@@ -1,0 +1,120 @@
+//! Scripted UCI sessions through the `deepchess` binary.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use deepchess_tests::binary::deepchess;
+use deepchess_tests::engine::{Engine, random_weights};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+const LONG: Duration = Duration::from_secs(120);
+
+/// The README's acceptance command, through a pipe that closes at once.
+#[test]
+fn piped_session_prints_info_and_bestmove() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = random_weights(dir.path(), 1);
+    let mut child = Command::new(deepchess())
+        .args(["uci", "--weights"])
+        .arg(&weights)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"uci\nisready\nposition startpos moves e2e4\ngo depth 4\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"uciok") && lines.contains(&"readyok"), "{text}");
+    let infos: Vec<&&str> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 4, "{text}");
+    for field in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
+        assert!(infos.iter().all(|l| l.contains(field)), "{field}: {text}");
+    }
+    let best = lines.last().unwrap().strip_prefix("bestmove ").expect("ends with bestmove");
+    let mut pos = Chess::default();
+    pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+    assert!(best.parse::<UciMove>().unwrap().to_move(&pos).is_ok(), "{best}");
+}
+
+#[test]
+fn interactive_session_with_stop_and_evalfile() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = random_weights(dir.path(), 2);
+    let mut engine = Engine::start(&["--weights", weights.to_str().unwrap()]);
+    engine.send("uci");
+    engine.read_until(LONG, |l| l == "uciok");
+    engine.send("position startpos moves d2d4 g8f6");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let mut out = engine.read_until(LONG, |l| l == "readyok");
+    engine.send("stop");
+    out.extend(engine.read_until(LONG, |l| l.starts_with("bestmove ")));
+    assert!(out.iter().any(|l| l.starts_with("info depth 1 ")), "{out:#?}");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1);
+
+    // A network from a file, then a broken one: the engine keeps playing.
+    let other = random_weights(dir.path(), 3);
+    engine.send(&format!("setoption name EvalFile value {}", other.display()));
+    engine.read_until(LONG, |l| l.starts_with("info string loaded network"));
+    engine.send("setoption name EvalFile value /nonexistent/net.dcnn");
+    engine.read_until(LONG, |l| l.starts_with("info string error: cannot load network /nonexistent/net.dcnn"));
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    engine.send("go depth 2");
+    let out = engine.read_until(LONG, |l| l.starts_with("bestmove "));
+    assert_eq!(out.last().unwrap(), "bestmove a1a8");
+    assert!(out.iter().any(|l| l.contains("score mate 1")));
+    engine.quit();
+}
+
+#[test]
+fn malformed_input_survives() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = random_weights(dir.path(), 4);
+    let mut engine = Engine::start(&["--weights", weights.to_str().unwrap()]);
+    for line in [
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+        "position fen 9/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "go movetime -5 depth x",
+        "setoption name MultiPV value 0",
+        "\u{1b}[2J\u{0}",
+        "go nodes 18446744073709551616",
+    ] {
+        engine.send(line);
+    }
+    engine.send("isready");
+    let out = engine.read_until(LONG, |l| l == "readyok");
+    assert!(out.iter().filter(|l| l.starts_with("info string error")).count() >= 4, "{out:#?}");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    engine.read_until(LONG, |l| l.starts_with("bestmove "));
+    engine.quit();
+}
+
+#[test]
+fn missing_weights_file_is_a_clear_error() {
+    let out = Command::new(deepchess()).args(["uci", "--weights", "/nonexistent.dcnn"]).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("cannot read /nonexistent.dcnn"), "{stderr}");
+}
+
+#[test]
+fn bench_signature_is_stable() {
+    let run = || {
+        let out = Command::new(deepchess()).args(["bench", "--depth", "2"]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let nodes = text.lines().find_map(|l| l.strip_prefix("nodes searched    : ")).unwrap().to_string();
+        assert!(text.contains("positions         : 46"), "{text}");
+        nodes
+    };
+    let first = run();
+    assert!(first.parse::<u64>().unwrap() > 10_000, "{first}");
+    assert_eq!(first, run());
+}
