@@ -1,13 +1,7 @@
 //! `deepchess`: the DeepChess command-line tool.
-//!
-//! Subcommands arrive with their issues; each lives in its own module.
-
-mod bench;
-mod encode;
-mod network;
-mod uci;
 
 use clap::{Parser, Subcommand};
+use deepchess_trainer::{bench, data_cli, encode, uci};
 
 /// DeepChess: a chess network that learns from game results alone.
 #[derive(Parser)]
@@ -25,6 +19,9 @@ enum Command {
     Uci(uci::Args),
     /// Search the fixed bench positions to a fixed depth: node signature and speed.
     Bench(bench::Args),
+    /// Build, inspect and sample training data.
+    #[command(subcommand)]
+    Data(data_cli::Command),
 }
 
 fn main() -> std::process::ExitCode {
@@ -33,6 +30,7 @@ fn main() -> std::process::ExitCode {
         Command::Encode(args) => encode::run(&args),
         Command::Uci(args) => uci::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Data(command) => data_cli::run(&command),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -1,0 +1,20 @@
+//! Game collections to training data: PGN in, fixed-size records out, and
+//! (W, L) pairs for training.
+
+mod build;
+mod dataset;
+mod eval;
+mod game;
+mod input;
+mod pairs;
+mod record;
+mod sampling;
+
+pub use build::{BuildOptions, SplitCounts, Summary, build, openings};
+pub use dataset::{Dataset, DatasetError, DatasetWriter, dataset_files};
+pub use eval::parse_eval;
+pub use game::{Game, GameReader, Ply, SkipReason};
+pub use input::open_pgn;
+pub use pairs::PairSampler;
+pub use record::{Eval, GameResult, Record};
+pub use sampling::{Sampling, mix};

@@ -1,0 +1,235 @@
+//! The data pipeline on `tests/fixtures/games.pgn` and on generated games:
+//! counts and skip reasons, the sampling rule, records against a replay,
+//! evaluations, disjoint splits, determinism, pairs, and damaged files.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use deepchess_core::random;
+use deepchess_core::shakmaty::san::San;
+use deepchess_core::shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
+use deepchess_trainer::data::{
+    self, BuildOptions, Dataset, DatasetError, Eval, GameReader, GameResult, PairSampler, Record, Sampling, SkipReason,
+};
+use pgn_reader::Reader;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/games.pgn")
+}
+
+fn build(pgn: Vec<PathBuf>, out: &Path, sampling: Sampling, val_permille: u32) -> data::Summary {
+    data::build(&BuildOptions { pgn, out: out.to_owned(), sampling, val_permille }, true).unwrap()
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    ["train.bin", "val.bin"].iter().flat_map(|f| Dataset::open(&dir.join(f)).unwrap().records().to_vec()).collect()
+}
+
+fn fen(pos: &Chess) -> String {
+    // Without the move counters, which records normalize.
+    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    fen.rsplitn(3, ' ').nth(2).unwrap().to_string()
+}
+
+#[test]
+fn fixture_counts_and_skip_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = build(vec![fixture()], dir.path(), Sampling::default(), 0);
+    assert_eq!(summary.games_read, 7);
+    assert_eq!(summary.games_used, 3);
+    assert_eq!(summary.decisive_games, 2);
+    for reason in [SkipReason::IllegalMove, SkipReason::Variant, SkipReason::NoResult, SkipReason::StartPosition] {
+        assert_eq!(summary.skipped.get(&reason), Some(&1), "{reason:?}");
+    }
+    // Draws are excluded by default; up to 10 positions per decisive game.
+    assert_eq!(summary.train.draws, 0);
+    assert_eq!(summary.train.white_wins, 10);
+    assert_eq!(summary.train.black_wins, 10);
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["games_read"], 7);
+    assert_eq!(meta["skipped"]["illegal-move"], 1);
+}
+
+#[test]
+fn records_follow_the_paper_rule_and_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = Sampling { include_draws: true, all_positions: true, ..Sampling::default() };
+    build(vec![fixture()], dir.path(), all, 0);
+    let records = records(dir.path());
+
+    // Replay the fixture's games independently of the build.
+    let mut reader = Reader::new(std::fs::File::open(fixture()).unwrap());
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut GameReader).unwrap() {
+        games.push(game.ok());
+    }
+    let (mut castles, mut promotions, mut en_passant, mut with_eval) = (0, 0, 0, 0);
+    let mut expected = 0;
+    for game in games.iter().flatten() {
+        for (ply, p) in game.plies.iter().enumerate() {
+            castles += usize::from(p.played.is_castle());
+            promotions += usize::from(p.played.is_promotion());
+            en_passant += usize::from(p.played.is_en_passant());
+            expected += usize::from(ply >= 10 && !p.played.is_capture());
+        }
+    }
+    assert!(castles >= 2 && promotions >= 1 && en_passant >= 1, "{castles} {promotions} {en_passant}");
+    assert_eq!(records.len(), expected);
+
+    for record in &records {
+        let game = games[record.game() as usize].as_ref().expect("only replayable games give records");
+        let ply = &game.plies[record.ply() as usize];
+        let pos = record.position().unwrap();
+        assert_eq!(fen(&pos), fen(&ply.position), "game {} ply {}", record.game(), record.ply());
+        let played = record.played().to_move(&pos).unwrap();
+        assert_eq!(played, ply.played);
+        assert!(record.ply() >= 10, "none from the first five moves");
+        assert!(!played.is_capture(), "none before a capture");
+        assert_eq!(record.result(), Some(game.result));
+        assert_eq!(record.eval(), ply.eval);
+        with_eval += usize::from(record.eval().is_some());
+        // The variation's comment never reaches the main line.
+        assert_ne!(record.eval(), Some(Eval::Cp(999)));
+    }
+    assert!(with_eval > 20, "{with_eval} records with an evaluation");
+}
+
+/// A PGN of random games, written with shakmaty's SAN.
+fn random_pgn(path: &Path, games: u64) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for seed in 0..games {
+        let result = ["1-0", "0-1", "1/2-1/2"][seed as usize % 3];
+        write!(out, "[Event \"Random {seed}\"]\n[Result \"{result}\"]\n\n").unwrap();
+        for (i, (pos, m)) in random::playout(60, seed).into_iter().enumerate() {
+            let Some(m) = m else { break };
+            if i % 2 == 0 {
+                write!(out, "{}. ", i / 2 + 1).unwrap();
+            }
+            write!(out, "{} ", San::from_move(&pos, m)).unwrap();
+        }
+        write!(out, "{result}\n\n").unwrap();
+    }
+}
+
+#[test]
+fn splits_are_disjoint_by_game_and_builds_are_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("random.pgn");
+    random_pgn(&pgn, 300);
+    // zstd input, as lichess publishes it.
+    let zst = dir.path().join("random.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(std::fs::File::open(&pgn).unwrap(), 3).unwrap()).unwrap();
+
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let sa = build(vec![pgn], &a, Sampling::default(), 300);
+    let sb = build(vec![zst], &b, Sampling::default(), 300);
+    assert_eq!(sa.games_read, 300);
+    for file in ["train.bin", "val.bin"] {
+        assert_eq!(std::fs::read(a.join(file)).unwrap(), std::fs::read(b.join(file)).unwrap(), "{file}");
+    }
+    let train: HashSet<u32> = Dataset::open(&a.join("train.bin")).unwrap().records().iter().map(Record::game).collect();
+    let val: HashSet<u32> = Dataset::open(&a.join("val.bin")).unwrap().records().iter().map(Record::game).collect();
+    assert!(train.is_disjoint(&val));
+    assert!(train.len() > 100 && val.len() > 30, "{} {}", train.len(), val.len());
+
+    // Another seed samples other positions.
+    let c = dir.path().join("c");
+    build(vec![dir.path().join("random.pgn")], &c, Sampling { seed: 7, ..Sampling::default() }, 300);
+    assert_ne!(std::fs::read(a.join("train.bin")).unwrap(), std::fs::read(c.join("train.bin")).unwrap());
+}
+
+#[test]
+fn record_round_trip() {
+    for seed in 0..100 {
+        for (i, (pos, m)) in random::playout(200, seed).into_iter().enumerate() {
+            let Some(m) = m else { continue };
+            for (result, eval) in [
+                (GameResult::WhiteWins, Some(Eval::Cp(-123))),
+                (GameResult::BlackWins, Some(Eval::Mate(-7))),
+                (GameResult::Draw, None),
+            ] {
+                let record = Record::new(&pos, m, i as u32, result, eval, seed as u32);
+                assert_eq!(fen(&record.position().unwrap()), fen(&pos));
+                assert_eq!(record.position().unwrap().halfmoves(), pos.halfmoves().min(255));
+                assert_eq!(record.played().to_move(&pos).unwrap(), m);
+                assert_eq!(
+                    (record.ply(), record.result(), record.eval(), record.game()),
+                    (i as u32, Some(result), eval, seed as u32)
+                );
+            }
+        }
+    }
+    assert_eq!(data::parse_eval(b"+M20/58"), Some(Eval::Mate(20)));
+    assert_eq!(data::parse_eval(b"-0.05/1 0.1s"), Some(Eval::Cp(-5)));
+    assert_eq!(data::parse_eval(b"12"), None);
+}
+
+#[test]
+fn pairs_are_deterministic_and_fresh_each_epoch() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("random.pgn");
+    random_pgn(&pgn, 60);
+    build(vec![pgn], dir.path(), Sampling::default(), 0);
+    let dataset = Dataset::open(&dir.path().join("train.bin")).unwrap();
+    let records = dataset.records();
+    let sampler = PairSampler::new(records, 1);
+    let epoch0: Vec<_> = sampler.epoch(0, 500).collect();
+    assert_eq!(epoch0, sampler.epoch(0, 500).collect::<Vec<_>>());
+    assert_ne!(epoch0, sampler.epoch(1, 500).collect::<Vec<_>>());
+    assert_ne!(epoch0, PairSampler::new(records, 2).epoch(0, 500).collect::<Vec<_>>());
+    for (w, l) in epoch0 {
+        assert_eq!(records[w as usize].result(), Some(GameResult::WhiteWins));
+        assert_eq!(records[l as usize].result(), Some(GameResult::BlackWins));
+    }
+}
+
+#[test]
+fn damaged_datasets_are_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    build(vec![fixture()], dir.path(), Sampling::default(), 0);
+    let train = dir.path().join("train.bin");
+    let bytes = std::fs::read(&train).unwrap();
+    let bad = dir.path().join("bad.bin");
+    std::fs::write(&bad, &bytes[..bytes.len() - 5]).unwrap();
+    assert!(matches!(Dataset::open(&bad), Err(DatasetError::Length { .. })));
+    std::fs::write(&bad, b"PK\x03\x04 definitely not a dataset, but long enough").unwrap();
+    assert!(matches!(Dataset::open(&bad), Err(DatasetError::BadMagic { .. })));
+    assert!(matches!(Dataset::open(&dir.path().join("missing.bin")), Err(DatasetError::Io { .. })));
+}
+
+#[test]
+fn cli_build_dump_stats_openings() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_deepchess");
+    let out = dir.path().join("ds");
+    let run = |args: &[&str]| {
+        let output = Command::new(bin).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let summary =
+        run(&["data", "build", "--pgn", fixture().to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(summary.contains("skipped illegal-move  : 1"), "{summary}");
+    let dump = run(&["data", "dump", out.to_str().unwrap(), "--limit", "3"]);
+    let lines: Vec<&str> = dump.lines().collect();
+    assert_eq!(lines.len(), 3);
+    for line in lines {
+        let fields: Vec<&str> = line.split(';').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        assert!(fields[0].parse::<Fen>().is_ok(), "{line}");
+        assert!(["1-0", "0-1"].contains(&fields[1]));
+        assert!(fields[2].parse::<u32>().unwrap() >= 10);
+        assert!(fields[4] == "-" || fields[4].starts_with(['+', '-', 'M']), "{line}");
+    }
+    let stats = run(&["data", "stats", out.to_str().unwrap()]);
+    assert!(stats.contains("positions : 20 from 2 games"), "{stats}");
+    let openings = run(&["data", "openings", "--pgn", fixture().to_str().unwrap(), "--plies", "4"]);
+    assert_eq!(openings.lines().count(), 3);
+    assert!(openings.lines().all(|l| l.split(' ').count() == 4));
+    let missing = Command::new(bin).args(["data", "dump", "/nonexistent/ds.bin"]).output().unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read /nonexistent/ds.bin"));
+}
