@@ -126,7 +126,7 @@ fn splits_are_disjoint_by_game_and_builds_are_deterministic() {
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     let sa = build(vec![pgn], &a, Sampling::default(), 300);
     let sb = build(vec![zst], &b, Sampling::default(), 300);
-    assert_eq!(sa.games_read, 300);
+    assert_eq!((sa.games_read, sb.games_read), (300, 300));
     for file in ["train.bin", "val.bin"] {
         assert_eq!(std::fs::read(a.join(file)).unwrap(), std::fs::read(b.join(file)).unwrap(), "{file}");
     }
