@@ -11,20 +11,30 @@ WASM_SCALAR := $(TARGET_DIR)/wasm-scalar/$(WASM_TARGET)/release/deepchess_wasm.w
 export DEEPCHESS_WASM_SIMD := $(WASM_SIMD)
 export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 
-.PHONY: test lint test-native test-wasm wasm-bench-builds bench bench-native bench-wasm
+# The trainer is tested with burn's CPU backend (flex); the wgpu backend, the
+# default for desktop GPUs, is type-checked (`check-wgpu`): it compiles for
+# about half an hour from a cold cache on two cores.
+TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 
-## Every test of the workspace, the no_std and wasm32 builds of core, and the
-## SIMD128 kernels against the scalar oracle under node.
-test: lint test-native test-wasm
+.PHONY: test lint test-native test-wasm check-wgpu wasm-bench-builds bench bench-native bench-wasm
+
+## Every test of the workspace, the no_std and wasm32 builds of core, the
+## SIMD128 kernels against the scalar oracle under node, and the wgpu build.
+test: lint test-native test-wasm check-wgpu
 
 lint:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
+	$(CARGO) clippy $(TRAINER_CPU) --all-targets --locked -- -D warnings
 
 test-native:
-	$(CARGO) test --workspace --locked
+	$(CARGO) test --workspace --exclude deepchess-trainer --locked
+	$(CARGO) test $(TRAINER_CPU) --locked
 	$(CARGO) build -p deepchess-core --no-default-features --locked
 	$(CARGO) build -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked
+
+check-wgpu:
+	$(CARGO) check -p deepchess-trainer --features wgpu --locked
 
 test-wasm: wasm-bench-builds
 	node --test wasm/tests/

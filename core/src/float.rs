@@ -10,8 +10,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::arch::INPUTS;
+use crate::error::WeightsError;
 use crate::features::Features;
-use crate::format::Header;
+use crate::format::{FLOAT_MAGIC, Header, Reader};
 use crate::quantize;
 use crate::shape::Shape;
 
@@ -159,6 +160,40 @@ impl FloatNetwork {
     pub fn compare(&self, a: &[f32], b: &[f32]) -> f32 {
         let [x, y] = self.logits(a, b);
         1.0 / (1.0 + libm::expf(y - x))
+    }
+
+    /// The float network file (`.dcnf`): the `.dcnn` header with
+    /// [`FLOAT_MAGIC`], then each layer's weights (`outputs` rows of
+    /// `inputs`) and biases as little-endian `f32`, tower first.
+    pub fn to_float_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        Header { shape: self.shape.clone(), description: self.description.clone() }
+            .write_with_magic(&mut out, FLOAT_MAGIC);
+        for layer in self.tower.iter().chain(&self.head) {
+            for &v in layer.weights.iter().chain(&layer.bias) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a float network file written by [`to_float_bytes`](Self::to_float_bytes).
+    pub fn from_float_bytes(bytes: &[u8]) -> Result<FloatNetwork, WeightsError> {
+        let mut reader = Reader::new(bytes);
+        let header = Header::read_with_magic(&mut reader, FLOAT_MAGIC)?;
+        let mut net = FloatNetwork::zeros(&header.shape);
+        net.description = header.description;
+        for layer in net.tower.iter_mut().chain(&mut net.head) {
+            let (w, b) = (layer.weights.len(), layer.bias.len());
+            for (dst, v) in layer.weights.iter_mut().zip(reader.f32s(w)?) {
+                *dst = v;
+            }
+            for (dst, v) in layer.bias.iter_mut().zip(reader.f32s(b)?) {
+                *dst = v;
+            }
+        }
+        reader.finish()?;
+        Ok(net)
     }
 
     /// Quantizes the network into a `.dcnn` file.

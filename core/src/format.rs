@@ -27,6 +27,10 @@ use crate::shape::Shape;
 /// The first four bytes of every weights file.
 pub const MAGIC: [u8; 4] = *b"DCNN";
 
+/// The first four bytes of a float network file (`.dcnf`): the trainer's
+/// checkpoints, the same header followed by `f32` tensors.
+pub const FLOAT_MAGIC: [u8; 4] = *b"DCNF";
+
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 1;
 
@@ -65,8 +69,14 @@ pub struct Header {
 impl Header {
     /// Reads and checks the header: magic, version, shape, hash, description.
     pub fn read(reader: &mut Reader<'_>) -> Result<Header, WeightsError> {
+        Header::read_with_magic(reader, MAGIC)
+    }
+
+    /// [`read`](Self::read) for a file that starts with `expected` instead
+    /// of [`MAGIC`].
+    pub fn read_with_magic(reader: &mut Reader<'_>, expected: [u8; 4]) -> Result<Header, WeightsError> {
         let magic: [u8; 4] = reader.array()?;
-        if magic != MAGIC {
+        if magic != expected {
             return Err(WeightsError::BadMagic { found: magic });
         }
         let version = reader.u32()?;
@@ -91,7 +101,12 @@ impl Header {
     /// Writes the header; the description is cut to [`MAX_DESCRIPTION`] bytes
     /// at a character boundary.
     pub fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&MAGIC);
+        self.write_with_magic(out, MAGIC);
+    }
+
+    /// [`write`](Self::write) with another magic.
+    pub fn write_with_magic(&self, out: &mut Vec<u8>, magic: [u8; 4]) {
+        out.extend_from_slice(&magic);
         write_u32(out, VERSION);
         write_u32(out, self.shape.hash());
         for widths in [self.shape.tower(), self.shape.head()] {
@@ -165,6 +180,12 @@ impl<'a> Reader<'a> {
     pub fn i32s(&mut self, n: usize) -> Result<impl Iterator<Item = i32> + 'a, WeightsError> {
         let bytes = self.take(n.saturating_mul(4))?;
         Ok(bytes.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+    }
+
+    /// `n` little-endian `f32`.
+    pub fn f32s(&mut self, n: usize) -> Result<impl Iterator<Item = f32> + 'a, WeightsError> {
+        let bytes = self.take(n.saturating_mul(4))?;
+        Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
     }
 
     /// `n` `i8`.

@@ -158,3 +158,21 @@ fn file_name_is_the_content_hash() {
     assert!(name.starts_with("deepchess-") && name.ends_with(".dcnn") && name.len() == 10 + 12 + 5, "{name}");
     assert_ne!(name, format::file_name(&bytes[1..]));
 }
+
+#[test]
+fn float_network_file_round_trip() {
+    use deepchess_core::FloatNetwork;
+    for shape in [Shape::distilled(), Shape::full()] {
+        let mut net = random::network(&shape, 1.0, 8);
+        net.description = "checkpoint".into();
+        let bytes = net.to_float_bytes();
+        assert_eq!(FloatNetwork::from_float_bytes(&bytes).unwrap(), net);
+        assert!(matches!(
+            FloatNetwork::from_float_bytes(&bytes[..bytes.len() - 1]),
+            Err(WeightsError::Truncated { .. })
+        ));
+        // A quantized file is not a float file, and the other way round.
+        assert!(matches!(FloatNetwork::from_float_bytes(&net.to_bytes()), Err(WeightsError::BadMagic { .. })));
+        assert!(matches!(Network::from_bytes(&bytes), Err(WeightsError::BadMagic { .. })));
+    }
+}

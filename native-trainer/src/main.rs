@@ -1,7 +1,7 @@
 //! `deepchess`: the DeepChess command-line tool.
 
 use clap::{Parser, Subcommand};
-use deepchess_trainer::{bench, data_cli, encode, uci};
+use deepchess_trainer::{bench, data_cli, encode, eval_cli, export, uci};
 
 /// DeepChess: a chess network that learns from game results alone.
 #[derive(Parser)]
@@ -22,6 +22,15 @@ enum Command {
     /// Build, inspect and sample training data.
     #[command(subcommand)]
     Data(data_cli::Command),
+    /// Train networks (Siamese comparison network).
+    #[cfg(feature = "train")]
+    #[command(subcommand)]
+    Train(deepchess_trainer::train_cli::Command),
+    /// Quantize a float checkpoint into weights/deepchess-<hash>.dcnn.
+    Export(export::Args),
+    /// Measure a network.
+    #[command(subcommand)]
+    Eval(eval_cli::Command),
 }
 
 fn main() -> std::process::ExitCode {
@@ -31,6 +40,10 @@ fn main() -> std::process::ExitCode {
         Command::Uci(args) => uci::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Data(command) => data_cli::run(&command),
+        #[cfg(feature = "train")]
+        Command::Train(command) => deepchess_trainer::train_cli::run(&command),
+        Command::Export(args) => export::run(&args),
+        Command::Eval(command) => eval_cli::run(&command),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

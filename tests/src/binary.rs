@@ -17,7 +17,10 @@ pub fn deepchess() -> PathBuf {
         let release = profile_dir.file_name().is_some_and(|name| name == "release");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let mut build = Command::new(cargo);
+        // The CPU backend only, as `make test` builds the trainer: wgpu is
+        // checked separately and takes far longer to compile.
         build.args(["build", "--quiet", "-p", "deepchess-trainer", "--bin", "deepchess"]);
+        build.args(["--no-default-features", "--features", "flex"]);
         if release {
             build.arg("--release");
         }

@@ -1,0 +1,99 @@
+//! Pair accuracy: how often a network orders a (W, L) pair correctly.
+//!
+//! Used by training (validation each epoch), by `export` (float against
+//! quantized) and by `deepchess eval accuracy`, which measures through the
+//! core's integer inference, the same code that plays.
+
+use std::path::Path;
+
+use deepchess_core::{Embedding, Features, FloatNetwork, Network};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::data::{self, GameReader, PairSampler, Record, Sampling, mix};
+
+/// A pair to score: indices of a White-win and a Black-win position, and
+/// whether the Black-win position comes first.
+pub type Pair = (u32, u32, bool);
+
+/// `count` seeded pairs over `records`, each randomly ordered.
+pub fn pairs(records: &[Record], count: usize, seed: u64) -> Vec<Pair> {
+    let sampler = PairSampler::new(records, seed);
+    let mut rng = SmallRng::seed_from_u64(mix(seed, 0x0dde));
+    sampler.epoch(0, count).map(|(w, l)| (w, l, rng.random_bool(0.5))).collect()
+}
+
+/// Accuracy and mean cross-entropy of the float network.
+pub fn float_accuracy(net: &FloatNetwork, features: &[Features], pairs: &[Pair]) -> (f64, f64) {
+    let embeddings: Vec<Vec<f32>> = features.iter().map(|f| net.embed(f)).collect();
+    let (mut correct, mut loss) = (0usize, 0f64);
+    for &(w, l, swap) in pairs {
+        let (a, b) = if swap { (l, w) } else { (w, l) };
+        let p_first_is_w = f64::from(net.compare(&embeddings[a as usize], &embeddings[b as usize]));
+        let p_correct = if swap { 1.0 - p_first_is_w } else { p_first_is_w };
+        correct += usize::from(p_correct > 0.5);
+        loss -= p_correct.max(1e-12).ln();
+    }
+    let n = pairs.len().max(1) as f64;
+    (correct as f64 / n, loss / n)
+}
+
+/// Accuracy of the quantized network through the core's integer inference.
+pub fn quantized_accuracy(net: &Network, records: &[Record], pairs: &[Pair]) -> f64 {
+    let embeddings: Vec<Embedding> =
+        records.iter().map(|r| r.position().map_or(Embedding::ZERO, |p| net.embed_position(&p))).collect();
+    let correct = pairs
+        .iter()
+        .filter(|&&(w, l, swap)| {
+            let (a, b) = if swap { (l, w) } else { (w, l) };
+            let first_better = net.compare_logit(&embeddings[a as usize], &embeddings[b as usize]) > 0;
+            first_better != swap
+        })
+        .count();
+    correct as f64 / pairs.len().max(1) as f64
+}
+
+/// How closely the quantized network follows the float one on `pairs`: the
+/// mean absolute difference of `compare`, and the fraction of pairs both
+/// order the same way.
+pub fn agreement(float: &FloatNetwork, quantized: &Network, records: &[Record], pairs: &[Pair]) -> (f64, f64) {
+    let features = features(records);
+    let float_embeddings: Vec<Vec<f32>> = features.iter().map(|f| float.embed(f)).collect();
+    let int_embeddings: Vec<Embedding> =
+        records.iter().map(|r| r.position().map_or(Embedding::ZERO, |p| quantized.embed_position(&p))).collect();
+    let (mut total, mut same) = (0f64, 0usize);
+    for &(w, l, swap) in pairs {
+        let (a, b) = if swap { (l as usize, w as usize) } else { (w as usize, l as usize) };
+        let pf = float.compare(&float_embeddings[a], &float_embeddings[b]);
+        let pq = quantized.compare(&int_embeddings[a], &int_embeddings[b]);
+        total += f64::from((pf - pq).abs());
+        same += usize::from((pf > 0.5) == (pq > 0.5));
+    }
+    let n = pairs.len().max(1) as f64;
+    (total / n, same as f64 / n)
+}
+
+/// Every record's active bits.
+pub fn features(records: &[Record]) -> Vec<Features> {
+    records
+        .iter()
+        .map(|r| r.position().map_or(Features::from_position(&Default::default()), |p| Features::from_position(&p)))
+        .collect()
+}
+
+/// W and L positions from a PGN file with the paper's rule, in memory.
+pub fn records_from_pgn(path: &Path, sampling: &Sampling) -> anyhow::Result<Vec<Record>> {
+    let mut reader = pgn_reader::Reader::new(data::open_pgn(path, &indicatif::ProgressBar::hidden())?);
+    let mut records = Vec::new();
+    let mut game_index = 0u32;
+    while let Some(outcome) = reader.read_game(&mut GameReader)? {
+        if let Ok(game) = outcome {
+            for i in sampling.sample(game_index, &game) {
+                let ply = &game.plies[i];
+                records.push(Record::new(&ply.position, ply.played, i as u32, game.result, ply.eval, game_index));
+            }
+        }
+        game_index += 1;
+    }
+    Ok(records)
+}

@@ -1,0 +1,55 @@
+//! `deepchess eval accuracy`.
+
+use std::path::PathBuf;
+
+use crate::data::{Dataset, Sampling, dataset_files};
+use crate::{eval, network};
+
+/// `deepchess eval …`
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Held-out pair accuracy through the core's integer inference (the code that plays).
+    Accuracy(AccuracyArgs),
+}
+
+/// Arguments of `eval accuracy`.
+#[derive(clap::Args)]
+pub struct AccuracyArgs {
+    /// The network (`.dcnn`).
+    #[arg(long)]
+    weights: PathBuf,
+    /// A dataset: a directory (its validation split) or a `.bin` file.
+    #[arg(long, conflicts_with = "pgn", required_unless_present = "pgn")]
+    data: Option<PathBuf>,
+    /// A PGN (`.pgn` or `.pgn.zst`): W and L positions are drawn with the paper's rule.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Pairs to score.
+    #[arg(long, default_value_t = 100_000)]
+    pairs: usize,
+    /// Seed of the pairs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs an `eval` subcommand.
+pub fn run(command: &Command) -> anyhow::Result<()> {
+    let Command::Accuracy(args) = command;
+    let net = network::load(&args.weights)?;
+    let records = match (&args.data, &args.pgn) {
+        (Some(data), _) => {
+            let file = if data.is_dir() { data.join("val.bin") } else { dataset_files(data)[0].clone() };
+            Dataset::open(&file)?.records().to_vec()
+        }
+        (None, Some(pgn)) => eval::records_from_pgn(pgn, &Sampling::default())?,
+        (None, None) => anyhow::bail!("give --data or --pgn"),
+    };
+    let pairs = eval::pairs(&records, args.pairs, args.seed);
+    anyhow::ensure!(!pairs.is_empty(), "no pairs: the data needs positions from games won by each side");
+    let accuracy = eval::quantized_accuracy(&net, &records, &pairs);
+    println!("network   : {} ({})", args.weights.display(), net.shape());
+    println!("positions : {}", records.len());
+    println!("pairs     : {}", pairs.len());
+    println!("accuracy  : {:.2}%", 100.0 * accuracy);
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! `deepchess export`: a float checkpoint to a quantized, content-named
+//! weights file, with float and quantized accuracy side by side.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use deepchess_core::{FloatNetwork, Network, format};
+
+use crate::data::Dataset;
+use crate::eval;
+
+/// Arguments of `deepchess export`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The float network (`model.dcnf` in a training run's directory).
+    #[arg(long)]
+    checkpoint: PathBuf,
+    /// Directory that receives `deepchess-<hash>.dcnn`.
+    #[arg(long, default_value = "weights")]
+    out: PathBuf,
+    /// A dataset directory: report accuracy on its validation split.
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Validation pairs to score.
+    #[arg(long, default_value_t = 100_000)]
+    pairs: usize,
+}
+
+/// Quantizes, writes and reports.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let path = export(&args.checkpoint, &args.out)?;
+    println!("wrote {}", path.display());
+    if let Some(data) = &args.data {
+        let float = load_float(&args.checkpoint)?;
+        let net = Network::from_bytes(&std::fs::read(&path)?)?;
+        let val = Dataset::open(&data.join("val.bin"))?;
+        let pairs = eval::pairs(val.records(), args.pairs, 1);
+        let (float_accuracy, _) = eval::float_accuracy(&float, &eval::features(val.records()), &pairs);
+        let quantized_accuracy = eval::quantized_accuracy(&net, val.records(), &pairs);
+        println!("validation pairs    : {}", pairs.len());
+        println!("float accuracy      : {:.2}%", 100.0 * float_accuracy);
+        println!("quantized accuracy  : {:.2}%", 100.0 * quantized_accuracy);
+        let (mean_error, same_order) = eval::agreement(&float, &net, val.records(), &pairs);
+        println!("mean |p_float - p_quantized| : {mean_error:.4}");
+        println!("same order as float : {:.2}%", 100.0 * same_order);
+    }
+    Ok(())
+}
+
+/// Reads a `.dcnf` float network.
+pub fn load_float(path: &Path) -> anyhow::Result<FloatNetwork> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    FloatNetwork::from_float_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))
+}
+
+/// Quantizes `checkpoint` into `dir/deepchess-<hash>.dcnn`; returns the path.
+pub fn export(checkpoint: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
+    let bytes = load_float(checkpoint)?.to_bytes();
+    // The file must load back before it is written anywhere.
+    Network::from_bytes(&bytes).context("the exported network does not load")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(format::file_name(&bytes));
+    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}

@@ -1,0 +1,258 @@
+//! One game between two UCI engines, adjudicated by the rules.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use deepchess_core::search::zobrist;
+use deepchess_core::shakmaty::san::SanPlus;
+use deepchess_core::shakmaty::uci::UciMove;
+use deepchess_core::shakmaty::{Chess, Color, Move, Position};
+use deepchess_core::uci::uci_move;
+
+use crate::data::GameResult;
+use crate::play::engine::Engine;
+
+/// How long each side may think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed number of nodes per move.
+    Nodes(u64),
+    /// A clock: base time plus an increment per move (`10+0.1`).
+    Clock {
+        /// Starting time.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+}
+
+impl TimeControl {
+    /// Parses `10+0.1` (seconds), as cutechess writes a clock.
+    pub fn parse_clock(text: &str) -> anyhow::Result<TimeControl> {
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let seconds = |s: &str| -> anyhow::Result<Duration> {
+            let value: f64 = s.trim().parse().map_err(|_| anyhow::anyhow!("bad time control {text:?}"))?;
+            anyhow::ensure!((0.0..1e6).contains(&value), "bad time control {text:?}");
+            Ok(Duration::from_secs_f64(value))
+        };
+        Ok(TimeControl::Clock { base: seconds(base)?, increment: seconds(increment)? })
+    }
+
+    /// The PGN `TimeControl` tag.
+    pub fn pgn_tag(&self) -> String {
+        match self {
+            TimeControl::MoveTime(t) => format!("movetime {}ms", t.as_millis()),
+            TimeControl::Nodes(n) => format!("nodes {n}"),
+            TimeControl::Clock { base, increment } => format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64()),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// Checkmate.
+    Checkmate,
+    /// Stalemate.
+    Stalemate,
+    /// The same position a third time.
+    Repetition,
+    /// 50 moves without a capture or a pawn move.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// The game reached the move cap and is scored a draw.
+    MoveCap,
+    /// A side sent an illegal or malformed move, and loses.
+    IllegalMove(Color, String),
+    /// A side crashed or stopped answering, and loses.
+    EngineFailure(Color, String),
+    /// A side ran out of time, and loses.
+    TimeForfeit(Color),
+}
+
+impl Termination {
+    /// The PGN `Termination` tag.
+    pub fn describe(&self) -> String {
+        let side = |c: &Color| if *c == Color::White { "White" } else { "Black" };
+        match self {
+            Termination::Checkmate => "checkmate".into(),
+            Termination::Stalemate => "stalemate".into(),
+            Termination::Repetition => "threefold repetition".into(),
+            Termination::FiftyMoves => "fifty-move rule".into(),
+            Termination::InsufficientMaterial => "insufficient material".into(),
+            Termination::MoveCap => "move cap (adjudicated draw)".into(),
+            Termination::IllegalMove(c, m) => format!("illegal move {m:?} by {}", side(c)),
+            Termination::EngineFailure(c, why) => format!("{} failed: {why}", side(c)),
+            Termination::TimeForfeit(c) => format!("{} lost on time", side(c)),
+        }
+    }
+
+    /// Whether a side's engine must be restarted.
+    pub fn failed_side(&self) -> Option<Color> {
+        match self {
+            Termination::EngineFailure(c, _) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// Every move from the start position, the opening included.
+    pub moves: Vec<Move>,
+    /// Moves that came from the opening book.
+    pub opening_plies: usize,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+}
+
+/// Slack over the allotted time before a silent engine counts as hung.
+const HANG_SLACK: Duration = Duration::from_secs(5);
+
+/// Plays `opening` (UCI moves, checked) then lets `white` and `black` play
+/// until the rules end the game or `max_plies` is reached.
+pub fn play(
+    white: &mut Engine,
+    black: &mut Engine,
+    opening: &[String],
+    tc: TimeControl,
+    max_plies: usize,
+) -> anyhow::Result<PlayedGame> {
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    for text in opening {
+        let m = text.parse::<UciMove>()?.to_move(&pos).map_err(|_| anyhow::anyhow!("illegal opening move {text}"))?;
+        *seen.entry(zobrist(&pos)).or_default() += 1;
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    let opening_plies = moves.len();
+    let mut clocks = match tc {
+        TimeControl::Clock { base, .. } => [base, base],
+        _ => [Duration::ZERO; 2],
+    };
+    for engine in [&mut *white, &mut *black] {
+        // A fresh game for both; a failure here is the engine's loss below.
+        let _ = engine.send("ucinewgame");
+    }
+    let finish = |result, termination, moves| Ok(PlayedGame { moves, opening_plies, result, termination });
+    loop {
+        *seen.entry(zobrist(&pos)).or_default() += 1;
+        if let Some((result, termination)) = rules_end(&pos, &seen) {
+            return finish(result, termination, moves);
+        }
+        if moves.len() >= max_plies {
+            return finish(GameResult::Draw, Termination::MoveCap, moves);
+        }
+        let turn = pos.turn();
+        let side = usize::from(turn == Color::Black);
+        let engine = if turn == Color::White { &mut *white } else { &mut *black };
+        let (go, limit) = match tc {
+            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t + HANG_SLACK),
+            TimeControl::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(60)),
+            TimeControl::Clock { increment, .. } => (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis(),
+                    increment.as_millis(),
+                    increment.as_millis()
+                ),
+                clocks[side] + HANG_SLACK,
+            ),
+        };
+        let texts: Vec<String> = moves.iter().map(|&m| uci_move(m).to_string()).collect();
+        let loser = |termination| {
+            (if turn == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins }, termination)
+        };
+        let (text, elapsed) = match engine.ready().and_then(|()| engine.best_move(&texts, &go, limit)) {
+            Ok(answer) => answer,
+            Err(err) => {
+                let (result, termination) = loser(Termination::EngineFailure(turn, err.to_string()));
+                return finish(result, termination, moves);
+            }
+        };
+        if let TimeControl::Clock { increment, .. } = tc {
+            if elapsed > clocks[side] {
+                let (result, termination) = loser(Termination::TimeForfeit(turn));
+                return finish(result, termination, moves);
+            }
+            clocks[side] = clocks[side] - elapsed + increment;
+        }
+        let Some(m) = text.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+            let (result, termination) = loser(Termination::IllegalMove(turn, text));
+            return finish(result, termination, moves);
+        };
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+}
+
+/// The rules' verdict on `pos`, if the game is over.
+fn rules_end(pos: &Chess, seen: &HashMap<u64, u32>) -> Option<(GameResult, Termination)> {
+    if pos.is_checkmate() {
+        let result = if pos.turn() == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins };
+        return Some((result, Termination::Checkmate));
+    }
+    let draw = if pos.is_stalemate() {
+        Termination::Stalemate
+    } else if pos.is_insufficient_material() {
+        Termination::InsufficientMaterial
+    } else if seen.get(&zobrist(pos)).is_some_and(|&n| n >= 3) {
+        Termination::Repetition
+    } else if pos.halfmoves() >= 100 {
+        Termination::FiftyMoves
+    } else {
+        return None;
+    };
+    Some((GameResult::Draw, draw))
+}
+
+/// A game in PGN, with `tags` (name, value) before the `Result` tag.
+pub fn pgn(game: &PlayedGame, tags: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    for (name, value) in tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
+    }
+    out.push_str(&format!("[Result \"{}\"]\n", game.result.as_str()));
+    out.push_str(&format!(
+        "[Termination \"{}\"]\n[PlyCount \"{}\"]\n\n",
+        game.termination.describe(),
+        game.moves.len()
+    ));
+    let mut pos = Chess::default();
+    let mut line = String::new();
+    for (i, &m) in game.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            line.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        line.push_str(&SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        line.push(' ');
+        if i + 1 == game.opening_plies {
+            line.push_str("{ book } ");
+        }
+    }
+    line.push_str(game.result.as_str());
+    // Wrap at about 80 columns, as PGN export does.
+    let mut width = 0;
+    for word in line.split(' ') {
+        if width + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out.push_str("\n\n");
+    out
+}

@@ -1,0 +1,5 @@
+//! Playing UCI engines against each other: the engine process and one
+//! adjudicated game. `match` and `datagen` build on these.
+
+pub mod engine;
+pub mod game;

@@ -1,0 +1,157 @@
+//! The Siamese network in burn: a Pos2Vec tower applied to two positions,
+//! and a comparator head on their concatenated features.
+
+use burn::module::Module;
+use burn::nn::{Linear, LinearConfig};
+use burn::tensor::{Device, Int, Tensor};
+use deepchess_core::arch::{INPUTS, MAX_HIDDEN_WEIGHT};
+use deepchess_core::{FloatLayer, FloatNetwork, Shape};
+
+/// Index of the padding row of the first layer: feature lists are padded to
+/// 37 entries with it, and its contribution is masked out.
+pub const PAD_INDEX: i64 = INPUTS as i64;
+
+/// One side of a pair of positions, as tensors.
+#[derive(Clone, Debug)]
+pub struct Positions {
+    /// Active input bits, padded with [`PAD_INDEX`]: `[batch, 37]`.
+    pub indices: Tensor<2, Int>,
+    /// 1 for a real bit, 0 for padding: `[batch, 37, 1]`.
+    pub mask: Tensor<3>,
+}
+
+/// DeepChess: tower (Pos2Vec) and head (comparator).
+#[derive(Module, Debug)]
+pub struct Siamese {
+    /// The sparse first layer: `[774, h]`, one row per input bit plus the
+    /// padding row.
+    first: Linear,
+    /// The rest of the tower.
+    tower: Vec<Linear>,
+    /// The head; the last layer gives the two logits.
+    head: Vec<Linear>,
+}
+
+/// The clipped ReLU of the architecture, `min(max(x, 0), 1)`.
+pub fn crelu<const D: usize>(x: Tensor<D>) -> Tensor<D> {
+    x.clamp(0.0, 1.0)
+}
+
+impl Siamese {
+    /// A freshly initialized network of `shape`.
+    pub fn new(shape: &Shape, device: &Device) -> Siamese {
+        let tower = shape.tower();
+        let first = LinearConfig::new(INPUTS + 1, tower[1]).init(device);
+        let layers = |widths: &[usize]| widths.windows(2).map(|w| LinearConfig::new(w[0], w[1]).init(device)).collect();
+        Siamese { first, tower: layers(&tower[1..]), head: layers(shape.head()) }
+    }
+
+    /// Pos2Vec: `[batch, 37]` bits to `[batch, embedding]` features.
+    ///
+    /// The first layer is an embedding bag: the weight rows of the active
+    /// bits are gathered and summed, which is what a dense product with the
+    /// 773-bit vector computes, at under 5% of the cost.
+    pub fn embed(&self, positions: &Positions) -> Tensor<2> {
+        let mut x = crelu(self.first_sums(positions)); // [batch, h]
+        for layer in &self.tower {
+            x = crelu(layer.forward(x));
+        }
+        x
+    }
+
+    /// The first layer before its activation: `[batch, 37]` bits to
+    /// `[batch, h]` sums, gathering and adding one weight row per active bit.
+    pub fn first_sums(&self, positions: &Positions) -> Tensor<2> {
+        let [batch, slots] = positions.indices.dims();
+        let weight = self.first.weight.val(); // [774, h]
+        let width = weight.dims()[1];
+        let rows = weight.select(0, positions.indices.clone().reshape([batch * slots])); // [batch * 37, h]
+        let sums = rows.reshape([batch, slots, width]).mul(positions.mask.clone()).sum_dim(1); // [batch, 1, h]
+        let bias = self.first.bias.as_ref().expect("layers have biases").val().reshape([1, width]);
+        sums.reshape([batch, width]).add(bias)
+    }
+
+    /// The first layer's bias, `[h]`.
+    pub fn first_bias(&self) -> Tensor<1> {
+        self.first.bias.as_ref().expect("layers have biases").val()
+    }
+
+    /// The first layer's weight, `[774, h]` (the last row is the padding row).
+    pub fn first_weight(&self) -> Tensor<2> {
+        self.first.weight.val()
+    }
+
+    /// The head on two embeddings: `[batch, e]` twice to `[batch, 2]` logits.
+    pub fn compare(&self, a: Tensor<2>, b: Tensor<2>) -> Tensor<2> {
+        let mut x = Tensor::cat(vec![a, b], 1); // [batch, 2e]
+        let (last, hidden) = self.head.split_last().expect("a head has layers");
+        for layer in hidden {
+            x = crelu(layer.forward(x));
+        }
+        last.forward(x) // [batch, 2]
+    }
+
+    /// Logits for pairs (`a`, `b`): class 0 means `a` is better for White.
+    pub fn forward(&self, a: &Positions, b: &Positions) -> Tensor<2> {
+        self.compare(self.embed(a), self.embed(b))
+    }
+
+    /// Clips every hidden weight to what an `i8` represents after
+    /// quantization (±127/64), as NNUE trainers do.
+    pub fn clip(self) -> Siamese {
+        let clip = |layer: Linear| Linear {
+            weight: layer.weight.map(|w| w.clamp(-MAX_HIDDEN_WEIGHT, MAX_HIDDEN_WEIGHT).detach().require_grad()),
+            bias: layer.bias,
+        };
+        Siamese {
+            first: self.first,
+            tower: self.tower.into_iter().map(clip).collect(),
+            head: self.head.into_iter().map(clip).collect(),
+        }
+    }
+
+    /// The layer sizes.
+    pub fn shape(&self) -> Shape {
+        let widths = |first: usize, layers: &[Linear]| {
+            std::iter::once(first).chain(layers.iter().map(|l| l.weight.val().dims()[1])).collect::<Vec<_>>()
+        };
+        let mut tower = widths(INPUTS, std::slice::from_ref(&self.first));
+        tower.extend(self.tower.iter().map(|l| l.weight.val().dims()[1]));
+        let head = widths(self.head[0].weight.val().dims()[0], &self.head);
+        Shape::new(&tower, &head).expect("built from a valid shape")
+    }
+
+    /// The same network as core's float reference (for export and checks).
+    pub fn to_float(&self) -> FloatNetwork {
+        let shape = self.shape();
+        let mut net = FloatNetwork::zeros(&shape);
+        let tower = std::iter::once(&self.first).chain(&self.tower);
+        for (float, layer) in net.tower_mut().iter_mut().zip(tower) {
+            copy_layer(layer, float);
+        }
+        for (float, layer) in net.head_mut().iter_mut().zip(&self.head) {
+            copy_layer(layer, float);
+        }
+        net
+    }
+}
+
+/// Copies a burn layer (weight `[in, out]`, row-major; the first layer has
+/// one more input row, the padding row, which is dropped) into a float layer
+/// (`out` rows of `in`).
+fn copy_layer(layer: &Linear, float: &mut FloatLayer) {
+    let weight = tensor_values(layer.weight.val());
+    let (inputs, outputs) = (float.inputs(), float.outputs());
+    for (o, row) in float.weights_mut().chunks_exact_mut(inputs).enumerate() {
+        for (i, w) in row.iter_mut().enumerate() {
+            *w = weight[i * outputs + o];
+        }
+    }
+    let bias = tensor_values(layer.bias.as_ref().expect("layers have biases").val());
+    float.bias_mut().copy_from_slice(&bias);
+}
+
+/// A tensor's values, row-major.
+pub fn tensor_values<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor.into_data().convert::<f32>().try_to_vec::<f32>().expect("f32 data")
+}

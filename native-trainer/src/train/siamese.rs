@@ -1,0 +1,288 @@
+//! `deepchess train siamese`: the comparison network trained on (W, L) pairs
+//! (paper §3.2), end to end.
+//!
+//! Every epoch draws fresh random pairs, one position from a game White won
+//! and one from a game Black won, in random order; the network learns which
+//! one is the White win (cross-entropy over a softmax of two logits). After
+//! each epoch it writes the metrics, the plot and a checkpoint, so a run
+//! killed at any moment loses at most the epoch in progress (`--resume`).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use burn::config::Config;
+use burn::module::Module;
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::tensor::Device;
+use burn::tensor::activation::log_softmax;
+use deepchess_core::{Network, Shape};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::data::{Dataset, PairSampler, mix};
+use crate::eval;
+use crate::train::batch::{Encoded, TrainPair, pair_batch};
+use crate::train::device::{self, DeviceChoice};
+use crate::train::metrics::{self, EpochMetrics};
+use crate::train::model::{Siamese, tensor_values};
+
+/// The optimizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+pub enum OptimizerKind {
+    /// Adam.
+    Adam,
+    /// Plain stochastic gradient descent (the paper's).
+    Sgd,
+}
+
+/// Hyperparameters of a Siamese run, saved as `config.json`.
+#[derive(Config, Debug)]
+pub struct SiameseConfig {
+    /// Tower widths, from 773.
+    pub tower: Vec<usize>,
+    /// Head widths, to 2.
+    pub head: Vec<usize>,
+    /// Epochs.
+    #[config(default = 10)]
+    pub epochs: usize,
+    /// Random (W, L) pairs per epoch.
+    #[config(default = 1_000_000)]
+    pub pairs_per_epoch: usize,
+    /// Pairs per step.
+    #[config(default = 256)]
+    pub batch_size: usize,
+    /// Learning rate of the first epoch.
+    #[config(default = 0.001)]
+    pub learning_rate: f64,
+    /// Factor applied to the learning rate after each epoch.
+    #[config(default = 0.98)]
+    pub lr_decay: f64,
+    /// Optimizer.
+    #[config(default = "OptimizerKind::Adam")]
+    pub optimizer: OptimizerKind,
+    /// L2 weight decay.
+    #[config(default = 0.0)]
+    pub weight_decay: f64,
+    /// Fraction of training pairs replaced by their colour mirror images.
+    #[config(default = 0.5)]
+    pub mirror: f64,
+    /// Fixed validation pairs scored after each epoch.
+    #[config(default = 20_000)]
+    pub val_pairs: usize,
+    /// Seed of the pairs, their order and the initial weights.
+    #[config(default = 2016)]
+    pub seed: u64,
+}
+
+/// `--preset`: a configuration to start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// For tests: the distilled shape, 3 small epochs (well under two minutes).
+    Smoke,
+    /// Under an hour on this project's 2-core machine: the distilled shape trained directly.
+    Quick,
+    /// The paper's sizes and schedule: the full network, 1000 epochs of 10⁶ pairs, SGD at 0.01 × 0.99ᵉ.
+    Paper,
+}
+
+impl Preset {
+    /// The configuration.
+    pub fn config(self) -> SiameseConfig {
+        let distilled = Shape::distilled();
+        match self {
+            Preset::Smoke => SiameseConfig::new(distilled.tower().to_vec(), distilled.head().to_vec())
+                .with_epochs(3)
+                .with_pairs_per_epoch(16_384)
+                .with_learning_rate(0.003)
+                .with_val_pairs(2_000),
+            Preset::Quick => SiameseConfig::new(distilled.tower().to_vec(), distilled.head().to_vec())
+                .with_epochs(25)
+                .with_pairs_per_epoch(1_000_000)
+                .with_batch_size(1024)
+                .with_learning_rate(0.002),
+            Preset::Paper => {
+                let full = Shape::full();
+                SiameseConfig::new(full.tower().to_vec(), full.head().to_vec())
+                    .with_epochs(1000)
+                    .with_optimizer(OptimizerKind::Sgd)
+                    .with_learning_rate(0.01)
+                    .with_lr_decay(0.99)
+            }
+        }
+    }
+}
+
+/// Where a run keeps its files.
+pub struct RunFiles {
+    dir: PathBuf,
+}
+
+impl RunFiles {
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// The float network of the last completed epoch (`.dcnf`).
+    pub fn float_network(&self) -> PathBuf {
+        self.path("model.dcnf")
+    }
+
+    /// The float network of the epoch with the best validation accuracy.
+    pub fn best_float_network(&self) -> PathBuf {
+        self.path("best.dcnf")
+    }
+}
+
+fn optimizer(config: &SiameseConfig) -> ModuleOptimizer {
+    let decay = (config.weight_decay > 0.0).then(|| WeightDecayConfig::new(config.weight_decay as f32));
+    match config.optimizer {
+        OptimizerKind::Adam => AdamConfig::new().with_weight_decay(decay).init(),
+        OptimizerKind::Sgd => SgdConfig::new().with_weight_decay(decay).init(),
+    }
+}
+
+/// Trains (or resumes) a run in `out` on the dataset directory `data`.
+/// Returns the metrics of every epoch.
+pub fn train(
+    config: SiameseConfig,
+    data: &Path,
+    out: &Path,
+    device_choice: DeviceChoice,
+    resume: bool,
+    quiet: bool,
+) -> anyhow::Result<Vec<EpochMetrics>> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let files = RunFiles { dir: out.to_owned() };
+    let (device, message) = device::select(device_choice)?;
+    if !quiet {
+        eprintln!("{message}");
+    }
+    let train_set = Dataset::open(&data.join("train.bin"))?;
+    let val_set = Dataset::open(&data.join("val.bin"))?;
+    let sampler = PairSampler::new(train_set.records(), config.seed);
+    anyhow::ensure!(
+        !sampler.white_wins().is_empty() && !sampler.black_wins().is_empty(),
+        "the training split needs positions from games won by each side"
+    );
+    let encoded = Encoded::new(train_set.records());
+    let val_pairs = eval::pairs(val_set.records(), config.val_pairs, config.seed ^ 1);
+    let val_features = eval::features(val_set.records());
+
+    let state_path = files.path("state.json");
+    let (mut model, mut optim, mut rows, config) = if resume && state_path.exists() {
+        let config = SiameseConfig::load(files.path("config.json")).context("cannot read config.json")?;
+        let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state_path)?)?;
+        let done = state["epochs_done"].as_u64().context("state.json lacks epochs_done")? as usize;
+        let shape = Shape::new(&config.tower, &config.head)?;
+        let model = Siamese::new(&shape, &device).load_file(files.path("model.bpk"));
+        let optim = optimizer(&config).load(files.path("optimizer.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let rows = metrics::read(&files.path("metrics.csv"), done)?;
+        anyhow::ensure!(rows.len() == done, "metrics.csv has {} epochs, state.json {done}", rows.len());
+        (model, optim, rows, config)
+    } else {
+        let shape = Shape::new(&config.tower, &config.head)?;
+        device.seed(config.seed);
+        config.save(files.path("config.json"))?;
+        (Siamese::new(&shape, &device), optimizer(&config), Vec::new(), config)
+    };
+
+    for epoch in rows.len()..config.epochs {
+        let lr = config.learning_rate * config.lr_decay.powi(epoch as i32);
+        let mut rng = SmallRng::seed_from_u64(mix(config.seed, epoch as u64 + 0x5a5a));
+        let pairs: Vec<TrainPair> = sampler
+            .epoch(epoch as u64, config.pairs_per_epoch)
+            .map(|(white_win, black_win)| TrainPair {
+                white_win,
+                black_win,
+                swap: rng.random_bool(0.5),
+                mirror: rng.random_bool(config.mirror.clamp(0.0, 1.0)),
+            })
+            .collect();
+        let progress = if quiet { ProgressBar::hidden() } else { ProgressBar::new(pairs.len() as u64) };
+        progress.set_style(
+            ProgressStyle::with_template("epoch {prefix} {bar:30} {pos}/{len} pairs {per_sec} {msg}")
+                .expect("a valid template"),
+        );
+        progress.set_prefix(format!("{}/{}", epoch + 1, config.epochs));
+        let start = Instant::now();
+        let (mut loss_sum, mut correct, mut seen) = (0f64, 0usize, 0usize);
+        for chunk in pairs.chunks(config.batch_size.max(1)) {
+            let batch = pair_batch(&encoded, chunk, &device);
+            let logits = model.forward(&batch.first, &batch.second); // [batch, 2]
+            let loss = log_softmax(logits.clone(), 1).mul(batch.target).sum_dim(1).mean().neg();
+            let grads = GradientsParams::from_grads(loss.backward(), &model);
+            model = optim.step(lr, model, grads).clip();
+
+            let values = tensor_values(logits.detach());
+            correct += values.chunks_exact(2).zip(&batch.classes).filter(|(l, c)| (l[0] > l[1]) == (**c == 0)).count();
+            loss_sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
+            seen += chunk.len();
+            progress.inc(chunk.len() as u64);
+            progress.set_message(format!("loss {:.4} acc {:.3}", loss_sum / seen as f64, correct as f64 / seen as f64));
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        progress.finish_and_clear();
+
+        let float = model.to_float();
+        let (val_accuracy, val_loss) = eval::float_accuracy(&float, &val_features, &val_pairs);
+        let row = EpochMetrics {
+            epoch: epoch + 1,
+            lr,
+            train_loss: loss_sum / seen.max(1) as f64,
+            train_accuracy: correct as f64 / seen.max(1) as f64,
+            val_loss,
+            val_accuracy,
+            pairs_per_second: seen as f64 / seconds.max(1e-9),
+        };
+        if !quiet {
+            let quantized = Network::from_bytes(&float.to_bytes())?;
+            let q = eval::quantized_accuracy(&quantized, val_set.records(), &val_pairs);
+            eprintln!("{}  (validation, quantized: {q:.4})", row.csv_row());
+        }
+        rows.push(row);
+        checkpoint(&files, &model, &optim, float, &rows, &config, &device)?;
+    }
+    Ok(rows)
+}
+
+/// Writes the epoch's files, each to a temporary name first; `state.json`
+/// is written last, so a kill at any moment leaves the previous epoch whole.
+fn checkpoint(
+    files: &RunFiles,
+    model: &Siamese,
+    optim: &ModuleOptimizer,
+    mut float: deepchess_core::FloatNetwork,
+    rows: &[EpochMetrics],
+    config: &SiameseConfig,
+    _device: &Device,
+) -> anyhow::Result<()> {
+    let replace = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
+        let tmp = files.path(&format!("{name}.tmp"));
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, files.path(name))?;
+        Ok(())
+    };
+    model.clone().save_file(files.path("model.tmp.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    std::fs::rename(files.path("model.tmp.bpk"), files.path("model.bpk"))?;
+    optim.save(files.path("optimizer.tmp.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    std::fs::rename(files.path("optimizer.tmp.bpk"), files.path("optimizer.bpk"))?;
+    float.description = format!(
+        "DeepChess Siamese network, trained directly; {} epochs of {} pairs; validation accuracy {:.4}",
+        rows.len(),
+        config.pairs_per_epoch,
+        rows.last().map_or(0.0, |r| r.val_accuracy)
+    );
+    let bytes = float.to_float_bytes();
+    replace("model.dcnf", &bytes)?;
+    // The epoch with the best validation accuracy is kept as best.dcnf.
+    let best = rows.iter().map(|r| r.val_accuracy).fold(f64::MIN, f64::max);
+    if rows.last().is_some_and(|r| r.val_accuracy >= best) {
+        replace("best.dcnf", &bytes)?;
+    }
+    metrics::write(&files.dir, rows)?;
+    replace("state.json", serde_json::json!({ "epochs_done": rows.len() }).to_string().as_bytes())?;
+    Ok(())
+}
