@@ -9,6 +9,7 @@ pub mod encode;
 pub mod eval;
 pub mod eval_cli;
 pub mod export;
+pub mod match_cli;
 pub mod network;
 pub mod play;
 #[cfg(feature = "train")]

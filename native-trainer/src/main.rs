@@ -1,7 +1,7 @@
 //! `deepchess`: the DeepChess command-line tool.
 
 use clap::{Parser, Subcommand};
-use deepchess_trainer::{bench, data_cli, encode, eval_cli, export, uci};
+use deepchess_trainer::{bench, data_cli, encode, eval_cli, export, match_cli, uci};
 
 /// DeepChess: a chess network that learns from game results alone.
 #[derive(Parser)]
@@ -28,6 +28,8 @@ enum Command {
     Train(deepchess_trainer::train_cli::Command),
     /// Quantize a float checkpoint into weights/deepchess-<hash>.dcnn.
     Export(export::Args),
+    /// Play our engine against another UCI engine: W/D/L, Elo, PGN.
+    Match(match_cli::Args),
     /// Measure a network.
     #[command(subcommand)]
     Eval(eval_cli::Command),
@@ -44,6 +46,7 @@ fn main() -> std::process::ExitCode {
         Command::Train(command) => deepchess_trainer::train_cli::run(&command),
         Command::Export(args) => export::run(&args),
         Command::Eval(command) => eval_cli::run(&command),
+        Command::Match(args) => match_cli::run(&args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -224,7 +224,7 @@ pub fn pgn(game: &PlayedGame, tags: &[(&str, String)]) -> String {
     out.push_str(&format!("[Result \"{}\"]\n", game.result.as_str()));
     out.push_str(&format!(
         "[Termination \"{}\"]\n[PlyCount \"{}\"]\n\n",
-        game.termination.describe(),
+        game.termination.describe().replace('"', "'"),
         game.moves.len()
     ));
     let mut pos = Chess::default();

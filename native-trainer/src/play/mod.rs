@@ -3,3 +3,5 @@
 
 pub mod engine;
 pub mod game;
+pub mod openings;
+pub mod stats;

@@ -49,7 +49,7 @@ fn wgpu() -> Option<(Device, String)> {
         return None;
     }
     for kind in [DeviceKind::DiscreteGpu(0), DeviceKind::IntegratedGpu(0)] {
-        let device = Device::wgpu(kind);
+        let device = Device::wgpu(kind.clone());
         let ok = std::panic::catch_unwind(|| {
             let probe = burn::tensor::Tensor::<1>::ones([4], &device);
             probe.sum().into_scalar::<f32>()

@@ -1,0 +1,84 @@
+//! Match arithmetic: score, Elo difference with a 95% interval, likelihood
+//! of superiority (the formulas cutechess and BayesElo users know).
+
+/// Wins, draws and losses from the first player's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+/// An Elo difference and its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elo {
+    /// Most likely difference.
+    pub diff: f64,
+    /// Lower end of the 95% interval.
+    pub lower: f64,
+    /// Upper end of the 95% interval.
+    pub upper: f64,
+}
+
+/// The Elo difference that predicts `score` (0 < score < 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+impl Score {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game, 0 to 1.
+    pub fn fraction(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// Elo difference with a 95% interval from the per-game variance of the
+    /// score; `None` when the score is 0 or 1 (the difference is unbounded).
+    pub fn elo(&self) -> Option<Elo> {
+        let n = f64::from(self.games());
+        let s = self.fraction();
+        if n == 0.0 || s <= 0.0 || s >= 1.0 {
+            return None;
+        }
+        let variance = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        let margin = 1.959_964 * (variance / n).sqrt();
+        let clamp = |x: f64| x.clamp(1e-6, 1.0 - 1e-6);
+        Some(Elo {
+            diff: elo_from_score(s),
+            lower: elo_from_score(clamp(s - margin)),
+            upper: elo_from_score(clamp(s + margin)),
+        })
+    }
+
+    /// Likelihood of superiority: the probability that the first player is
+    /// stronger, from wins and losses (draws carry no information).
+    pub fn los(&self) -> f64 {
+        let (w, l) = (f64::from(self.wins), f64::from(self.losses));
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + libm::erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+}
+
+impl std::fmt::Display for Score {
+    /// `+12 =5 -3 (72.5%), Elo +168 [+64, +345], LOS 99.5%`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "+{} ={} -{} ({:.1}%)", self.wins, self.draws, self.losses, 100.0 * self.fraction())?;
+        match self.elo() {
+            Some(e) => write!(f, ", Elo {:+.0} [{:+.0}, {:+.0}]", e.diff, e.lower, e.upper)?,
+            None => write!(f, ", Elo {}", if self.fraction() >= 1.0 { "+inf" } else { "-inf" })?,
+        }
+        write!(f, ", LOS {:.1}%", 100.0 * self.los())
+    }
+}
