@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod data;
 pub mod data_cli;
+pub mod datagen;
 pub mod encode;
 pub mod eval;
 pub mod eval_cli;

@@ -1,7 +1,7 @@
 //! `deepchess`: the DeepChess command-line tool.
 
 use clap::{Parser, Subcommand};
-use deepchess_trainer::{bench, data_cli, encode, eval_cli, export, match_cli, uci};
+use deepchess_trainer::{bench, data_cli, datagen, encode, eval_cli, export, match_cli, uci};
 
 /// DeepChess: a chess network that learns from game results alone.
 #[derive(Parser)]
@@ -22,6 +22,8 @@ enum Command {
     /// Build, inspect and sample training data.
     #[command(subcommand)]
     Data(data_cli::Command),
+    /// Play engine-vs-engine games for training data (zstd PGN).
+    Datagen(datagen::Args),
     /// Train networks (Siamese comparison network).
     #[cfg(feature = "train")]
     #[command(subcommand)]
@@ -42,6 +44,7 @@ fn main() -> std::process::ExitCode {
         Command::Uci(args) => uci::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Data(command) => data_cli::run(&command),
+        Command::Datagen(args) => datagen::run(&args),
         #[cfg(feature = "train")]
         Command::Train(command) => deepchess_trainer::train_cli::run(&command),
         Command::Export(args) => export::run(&args),
