@@ -5,30 +5,29 @@
 
 use std::time::{Duration, Instant};
 
-use deepchess_tests::engine::{Engine, random_weights};
+use deepchess_tests::engine::{engine_with, random_weights};
 
 fn main() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let weights = random_weights(dir.path(), 1);
-    let mut engine = Engine::start(&["--weights", weights.to_str().expect("UTF-8 path")]);
-    engine.send("uci");
-    engine.read_until(Duration::from_secs(60), |l| l == "uciok");
+    let mut engine = engine_with(&weights);
+    let minute = Duration::from_secs(60);
     let (mut stops, mut readies) = (Vec::new(), Vec::new());
     for fen in deepchess_core::bench::BENCH_POSITIONS.iter().take(20) {
-        engine.send(&format!("position fen {fen}"));
-        engine.send("go infinite");
+        engine.send(&format!("position fen {fen}")).expect("the engine runs");
+        engine.send("go infinite").expect("the engine runs");
         std::thread::sleep(Duration::from_millis(200));
         let t = Instant::now();
-        engine.send("isready");
-        engine.read_until(Duration::from_secs(60), |l| l == "readyok");
+        engine.send("isready").expect("the engine runs");
+        engine.read_until("readyok", minute).expect("readyok");
         readies.push(t.elapsed());
         std::thread::sleep(Duration::from_millis(100));
         let t = Instant::now();
-        engine.send("stop");
-        engine.read_until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+        engine.send("stop").expect("the engine runs");
+        engine.read_until("bestmove", minute).expect("bestmove");
         stops.push(t.elapsed());
     }
-    engine.quit();
+    assert!(engine.quit().expect("the engine exits").success());
     for (name, mut times) in [("stop -> bestmove", stops), ("isready -> readyok", readies)] {
         times.sort();
         println!(

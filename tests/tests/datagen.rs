@@ -21,7 +21,10 @@ fn datagen(args: &[&str]) {
 fn generates_appends_and_builds() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("games.pgn.zst");
-    let (a, b) = (format!("{} --name A --seed 3", fake_engine().display()), format!("{} --name B --seed 4", fake_engine().display()));
+    let (a, b) = (
+        format!("{} --name A --seed 3", fake_engine().display()),
+        format!("{} --name B --seed 4", fake_engine().display()),
+    );
     let common = ["--movetime", "5", "--max-plies", "80", "--out", out.to_str().unwrap()];
     datagen(&[&["--engine", &a, "--engine", &b, "--games", "6", "--jobs", "2"][..], &common[..]].concat());
     let text = games_in(&out);
@@ -39,7 +42,16 @@ fn generates_appends_and_builds() {
 
     let data = dir.path().join("data");
     let build = Command::new(deepchess())
-        .args(["data", "build", "--pgn", out.to_str().unwrap(), "--out", data.to_str().unwrap(), "--include-draws", "--quiet"])
+        .args([
+            "data",
+            "build",
+            "--pgn",
+            out.to_str().unwrap(),
+            "--out",
+            data.to_str().unwrap(),
+            "--include-draws",
+            "--quiet",
+        ])
         .output()
         .unwrap();
     let summary = String::from_utf8(build.stdout).unwrap();

@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use deepchess_tests::binary::deepchess;
-use deepchess_tests::engine::{Engine, random_weights};
+use deepchess_tests::engine::{engine_with, random_weights};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
@@ -44,38 +44,36 @@ fn piped_session_prints_info_and_bestmove() {
 fn interactive_session_with_stop_and_evalfile() {
     let dir = tempfile::tempdir().unwrap();
     let weights = random_weights(dir.path(), 2);
-    let mut engine = Engine::start(&["--weights", weights.to_str().unwrap()]);
-    engine.send("uci");
-    engine.read_until(LONG, |l| l == "uciok");
-    engine.send("position startpos moves d2d4 g8f6");
-    engine.send("go infinite");
+    let mut engine = engine_with(&weights);
+    engine.send("position startpos moves d2d4 g8f6").unwrap();
+    engine.send("go infinite").unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    engine.send("isready");
-    let mut out = engine.read_until(LONG, |l| l == "readyok");
-    engine.send("stop");
-    out.extend(engine.read_until(LONG, |l| l.starts_with("bestmove ")));
+    engine.send("isready").unwrap();
+    let mut out = engine.read_until("readyok", LONG).unwrap();
+    engine.send("stop").unwrap();
+    out.extend(engine.read_until("bestmove ", LONG).unwrap());
     assert!(out.iter().any(|l| l.starts_with("info depth 1 ")), "{out:#?}");
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1);
 
     // A network from a file, then a broken one: the engine keeps playing.
     let other = random_weights(dir.path(), 3);
-    engine.send(&format!("setoption name EvalFile value {}", other.display()));
-    engine.read_until(LONG, |l| l.starts_with("info string loaded network"));
-    engine.send("setoption name EvalFile value /nonexistent/net.dcnn");
-    engine.read_until(LONG, |l| l.starts_with("info string error: cannot load network /nonexistent/net.dcnn"));
-    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    engine.send("go depth 2");
-    let out = engine.read_until(LONG, |l| l.starts_with("bestmove "));
+    engine.send(&format!("setoption name EvalFile value {}", other.display())).unwrap();
+    engine.read_until("info string loaded network", LONG).unwrap();
+    engine.send("setoption name EvalFile value /nonexistent/net.dcnn").unwrap();
+    engine.read_until("info string error: cannot load network /nonexistent/net.dcnn", LONG).unwrap();
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    engine.send("go depth 2").unwrap();
+    let out = engine.read_until("bestmove ", LONG).unwrap();
     assert_eq!(out.last().unwrap(), "bestmove a1a8");
     assert!(out.iter().any(|l| l.contains("score mate 1")));
-    engine.quit();
+    assert!(engine.quit().unwrap().success());
 }
 
 #[test]
 fn malformed_input_survives() {
     let dir = tempfile::tempdir().unwrap();
     let weights = random_weights(dir.path(), 4);
-    let mut engine = Engine::start(&["--weights", weights.to_str().unwrap()]);
+    let mut engine = engine_with(&weights);
     for line in [
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
         "position fen 9/8/8/8/8/8/8/8 w - - 0 1",
@@ -85,15 +83,15 @@ fn malformed_input_survives() {
         "\u{1b}[2J\u{0}",
         "go nodes 18446744073709551616",
     ] {
-        engine.send(line);
+        engine.send(line).unwrap();
     }
-    engine.send("isready");
-    let out = engine.read_until(LONG, |l| l == "readyok");
+    engine.send("isready").unwrap();
+    let out = engine.read_until("readyok", LONG).unwrap();
     assert!(out.iter().filter(|l| l.starts_with("info string error")).count() >= 4, "{out:#?}");
-    engine.send("position startpos");
-    engine.send("go depth 2");
-    engine.read_until(LONG, |l| l.starts_with("bestmove "));
-    engine.quit();
+    engine.send("position startpos").unwrap();
+    engine.send("go depth 2").unwrap();
+    engine.read_until("bestmove ", LONG).unwrap();
+    assert!(engine.quit().unwrap().success());
 }
 
 #[test]

@@ -356,7 +356,7 @@ impl<C: Comparator> Search<C> {
         if ply as usize >= MAX_PLY - 1 || depth <= -QUIESCENCE_PLIES {
             return Some(Value::Position(self.comparator.leaf(&pos, hash)));
         }
-        if depth <= 0 && !in_check {
+        let (moves, best, quiescence) = if depth <= 0 && !in_check {
             // Quiescence: the side to move may stand pat on the position, or
             // resolve the exchanges on the board: every capture and promotion
             // at the first quiescence ply, then only recaptures on the square
@@ -389,25 +389,13 @@ impl<C: Comparator> Search<C> {
                 }
             }
             self.ordering.sort(&mut tactical, None, pos.turn(), ply as usize);
-            self.frames.push(Frame {
-                pos,
-                hash,
-                entered_by: Some(entered_by),
-                ply,
-                depth,
-                alpha,
-                beta,
-                best: Some(stand),
-                pv: Vec::new(),
-                moves: tactical,
-                next: 0,
-                quiescence: true,
-            });
-            return None;
-        }
-        // A full-width node; in check at the horizon every evasion is tried.
-        let mut moves = moves;
-        self.ordering.sort(&mut moves, self.tt.probe(hash), pos.turn(), ply as usize);
+            (tactical, Some(stand), true)
+        } else {
+            // A full-width node; in check at the horizon every evasion is tried.
+            let mut moves = moves;
+            self.ordering.sort(&mut moves, self.tt.probe(hash), pos.turn(), ply as usize);
+            (moves, None, depth <= 0)
+        };
         self.frames.push(Frame {
             pos,
             hash,
@@ -416,11 +404,11 @@ impl<C: Comparator> Search<C> {
             depth,
             alpha,
             beta,
-            best: None,
+            best,
             pv: Vec::new(),
             moves,
             next: 0,
-            quiescence: depth <= 0,
+            quiescence,
         });
         None
     }

@@ -124,6 +124,12 @@ impl Engine {
         &self.options
     }
 
+    /// Sends `quit` and waits for the process to exit.
+    pub fn quit(mut self) -> std::io::Result<std::process::ExitStatus> {
+        let _ = self.send("quit");
+        self.child.wait()
+    }
+
     /// Kills the process and starts it again with the same options.
     pub fn restart(&mut self) -> Result<(), EngineError> {
         let _ = self.child.kill();
