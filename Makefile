@@ -16,22 +16,25 @@ export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 # about half an hour from a cold cache on two cores.
 TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 
-.PHONY: test lint test-native test-wasm check-wgpu wasm-bench-builds bench bench-native bench-wasm
+.PHONY: test lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native bench-wasm
 
-## Every test of the workspace, the no_std and wasm32 builds of core, the
-## SIMD128 kernels against the scalar oracle under node, and the wgpu build.
-test: lint test-native test-wasm check-wgpu
+## The wgpu build, lints, the no_std and wasm32 builds of core, the SIMD128
+## kernels against the scalar oracle under node, and every test of the
+## workspace (last, so the run ends on the test runner's summary).
+test: check-wgpu lint build-core test-wasm test-native
 
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
 	$(CARGO) clippy $(TRAINER_CPU) --all-targets --locked -- -D warnings
 
+build-core:
+	$(CARGO) build -p deepchess-core --no-default-features --locked
+	$(CARGO) build -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked
+
 test-native:
 	$(CARGO) test --workspace --exclude deepchess-trainer --locked
 	$(CARGO) test $(TRAINER_CPU) --locked
-	$(CARGO) build -p deepchess-core --no-default-features --locked
-	$(CARGO) build -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked
 
 check-wgpu:
 	$(CARGO) check -p deepchess-trainer --features wgpu --locked

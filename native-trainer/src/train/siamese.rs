@@ -15,7 +15,6 @@ use burn::config::Config;
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
-use burn::tensor::Device;
 use burn::tensor::activation::log_softmax;
 use deepchess_core::{Network, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -115,6 +114,11 @@ impl Preset {
     }
 }
 
+/// The float network of the last completed epoch, in a run's directory.
+pub const FLOAT_NETWORK: &str = "model.dcnf";
+/// The float network of the best validation epoch, in a run's directory.
+pub const BEST_FLOAT_NETWORK: &str = "best.dcnf";
+
 /// Where a run keeps its files.
 pub struct RunFiles {
     dir: PathBuf,
@@ -127,12 +131,12 @@ impl RunFiles {
 
     /// The float network of the last completed epoch (`.dcnf`).
     pub fn float_network(&self) -> PathBuf {
-        self.path("model.dcnf")
+        self.path(FLOAT_NETWORK)
     }
 
     /// The float network of the epoch with the best validation accuracy.
     pub fn best_float_network(&self) -> PathBuf {
-        self.path("best.dcnf")
+        self.path(BEST_FLOAT_NETWORK)
     }
 }
 
@@ -243,7 +247,7 @@ pub fn train(
             eprintln!("{}  (validation, quantized: {q:.4})", row.csv_row());
         }
         rows.push(row);
-        checkpoint(&files, &model, &optim, float, &rows, &config, &device)?;
+        checkpoint(&files, &model, &optim, float, &rows, &config)?;
     }
     Ok(rows)
 }
@@ -257,7 +261,6 @@ fn checkpoint(
     mut float: deepchess_core::FloatNetwork,
     rows: &[EpochMetrics],
     config: &SiameseConfig,
-    _device: &Device,
 ) -> anyhow::Result<()> {
     let replace = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
         let tmp = files.path(&format!("{name}.tmp"));
@@ -276,11 +279,11 @@ fn checkpoint(
         rows.last().map_or(0.0, |r| r.val_accuracy)
     );
     let bytes = float.to_float_bytes();
-    replace("model.dcnf", &bytes)?;
+    replace(FLOAT_NETWORK, &bytes)?;
     // The epoch with the best validation accuracy is kept as best.dcnf.
     let best = rows.iter().map(|r| r.val_accuracy).fold(f64::MIN, f64::max);
     if rows.last().is_some_and(|r| r.val_accuracy >= best) {
-        replace("best.dcnf", &bytes)?;
+        replace(BEST_FLOAT_NETWORK, &bytes)?;
     }
     metrics::write(&files.dir, rows)?;
     replace("state.json", serde_json::json!({ "epochs_done": rows.len() }).to_string().as_bytes())?;
