@@ -101,6 +101,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let progress = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
     progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}").expect("a valid template"));
     let mut finished: Vec<Finished> = Vec::with_capacity(args.games);
+    let mut score = Score::default();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..args.concurrency.clamp(1, args.games.max(1)) {
             let tx = tx.clone();
@@ -134,7 +135,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             });
         }
         drop(tx);
-        let mut score = Score::default();
         for message in rx {
             let done = message?;
             match (done.game.result, done.ours_white) {
@@ -152,14 +152,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     finished.sort_by_key(|f| f.index);
     anyhow::ensure!(finished.len() == args.games, "only {} of {} games finished", finished.len(), args.games);
 
-    let mut score = Score::default();
     let mut pgn = String::new();
     for f in &finished {
-        match (f.game.result, f.ours_white) {
-            (GameResult::Draw, _) => score.draws += 1,
-            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => score.wins += 1,
-            _ => score.losses += 1,
-        }
         let tags = [
             ("Event", "deepchess match".to_string()),
             ("Site", "local".to_string()),
