@@ -10,6 +10,8 @@ use crate::{eval, network};
 pub enum Command {
     /// Held-out pair accuracy through the core's integer inference (the code that plays).
     Accuracy(AccuracyArgs),
+    /// Test suites in EPD: solved bm/am positions, STS points (c8/c9).
+    Epd(crate::epd::Args),
 }
 
 /// Arguments of `eval accuracy`.
@@ -34,7 +36,10 @@ pub struct AccuracyArgs {
 
 /// Runs an `eval` subcommand.
 pub fn run(command: &Command) -> anyhow::Result<()> {
-    let Command::Accuracy(args) = command;
+    let args = match command {
+        Command::Accuracy(args) => args,
+        Command::Epd(args) => return crate::epd::run(args),
+    };
     let net = network::load(&args.weights)?;
     let records = match (&args.data, &args.pgn) {
         (Some(data), _) => {

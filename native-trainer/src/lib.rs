@@ -7,6 +7,7 @@ pub mod data;
 pub mod data_cli;
 pub mod datagen;
 pub mod encode;
+pub mod epd;
 pub mod eval;
 pub mod eval_cli;
 pub mod export;
