@@ -12,6 +12,8 @@ pub enum Command {
     Accuracy(AccuracyArgs),
     /// Test suites in EPD: solved bm/am positions, STS points (c8/c9).
     Epd(crate::epd::Args),
+    /// The paper's static tests: pairs of real positions that differ in one piece or right.
+    Understanding(crate::understanding::Args),
 }
 
 /// Arguments of `eval accuracy`.
@@ -39,6 +41,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
     let args = match command {
         Command::Accuracy(args) => args,
         Command::Epd(args) => return crate::epd::run(args),
+        Command::Understanding(args) => return crate::understanding::run(args),
     };
     let net = network::load(&args.weights)?;
     let records = match (&args.data, &args.pgn) {

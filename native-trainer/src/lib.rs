@@ -19,3 +19,4 @@ pub mod train;
 #[cfg(feature = "train")]
 pub mod train_cli;
 pub mod uci;
+pub mod understanding;
