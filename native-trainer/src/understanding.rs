@@ -63,7 +63,10 @@ pub fn without(pos: &Chess, color: Color, feature: usize) -> Option<Chess> {
     }
     setup.ep_square = None;
     // A rook taken from its corner takes its castling right with it.
-    Chess::from_setup(setup, CastlingMode::Standard).or_else(|err| err.ignore_invalid_castling_rights()).ok()
+    match Chess::from_setup(setup, CastlingMode::Standard) {
+        Ok(pos) => Some(pos),
+        Err(err) => err.ignore_invalid_castling_rights().ok(),
+    }
 }
 
 /// Tallies per feature and colour (index 0: White's feature, 1: Black's).
