@@ -11,13 +11,13 @@ use deepchess_trainer::understanding::{FEATURES, without};
 #[test]
 fn pairs_differ_in_one_feature() {
     let start = Chess::default();
-    for feature in 0..5 {
+    for (feature, name) in FEATURES.iter().enumerate().take(5) {
         for color in [Color::White, Color::Black] {
             let reduced = without(&start, color, feature).expect("the start has every piece");
             let (a, b) = (Features::from_position(&start), Features::from_position(&reduced));
             // A rook in its corner takes its castling right with it.
             let lost_right = usize::from(feature == 3);
-            assert_eq!(a.len(), b.len() + 1 + lost_right, "{} of {color:?}", FEATURES[feature]);
+            assert_eq!(a.len(), b.len() + 1 + lost_right, "{name} of {color:?}");
             assert_eq!(reduced.board().by_color(color).count(), 15);
             assert_eq!(reduced.board().by_color(!color).count(), 16);
         }
