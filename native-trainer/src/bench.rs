@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use deepchess_core::bench::BENCH_POSITIONS;
-use deepchess_core::search::{Event, Limits, NetComparator, Search};
-use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game};
+use deepchess_core::search::{Event, Limits};
+use deepchess_core::uci::{DEFAULT_HASH_MB, net_search, parse_game};
 
 use crate::network;
 
@@ -34,8 +34,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => network::seeded_random(),
     };
     let kernel = net.kernel();
-    let bytes = DEFAULT_HASH_MB << 20;
-    let mut search = Search::new(NetComparator::new(net, bytes / 4 * 3), bytes / 4);
+    let mut search = net_search(net, DEFAULT_HASH_MB);
     let mut total = 0u64;
     let start = Instant::now();
     for (i, fen) in BENCH_POSITIONS.iter().enumerate() {

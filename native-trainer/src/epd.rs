@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use deepchess_core::search::{Event, Limits, NetComparator, Search};
+use deepchess_core::search::{Event, Limits};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, Move};
-use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game, uci_move};
+use deepchess_core::uci::{DEFAULT_HASH_MB, net_search, parse_game, uci_move};
 
 use crate::network;
 
@@ -108,8 +108,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some((_, net)) => net,
         None => anyhow::bail!("no network: give --weights"),
     };
-    let bytes = DEFAULT_HASH_MB << 20;
-    let mut search = Search::new(NetComparator::new(net, bytes / 4 * 3), bytes / 4);
+    let mut search = net_search(net, DEFAULT_HASH_MB);
     let (mut solved, mut tested, mut points, mut max_points) = (0, 0, 0, 0);
     for case in &cases {
         search.clear();

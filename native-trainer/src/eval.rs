@@ -88,10 +88,7 @@ pub fn records_from_pgn(path: &Path, sampling: &Sampling) -> anyhow::Result<Vec<
     let mut game_index = 0u32;
     while let Some(outcome) = reader.read_game(&mut GameReader)? {
         if let Ok(game) = outcome {
-            for i in sampling.sample(game_index, &game) {
-                let ply = &game.plies[i];
-                records.push(Record::new(&ply.position, ply.played, i as u32, game.result, ply.eval, game_index));
-            }
+            records.extend(sampling.records(game_index, &game));
         }
         game_index += 1;
     }

@@ -82,8 +82,7 @@ impl UciEngine {
 
     /// Replaces the network (and empties the caches).
     pub fn set_network(&mut self, net: Network) {
-        let (cache, tt) = split_hash(self.options.hash_mb);
-        self.search = Some(Search::new(NetComparator::new(net, cache), tt));
+        self.search = Some(net_search(net, self.options.hash_mb));
     }
 
     /// The network in use.
@@ -283,6 +282,13 @@ impl UciEngine {
             None => out("bestmove (none)"),
         }
     }
+}
+
+/// A comparison search over `net` whose caches take `hash_mb` MiB, split as
+/// the `Hash` option is.
+pub fn net_search(net: Network, hash_mb: usize) -> Search<NetComparator> {
+    let (cache, tt) = split_hash(hash_mb);
+    Search::new(NetComparator::new(net, cache), tt)
 }
 
 /// The embedding cache gets three quarters of `Hash`, the transposition

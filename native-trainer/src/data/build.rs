@@ -11,7 +11,7 @@ use pgn_reader::Reader;
 use crate::data::dataset::DatasetWriter;
 use crate::data::game::{GameReader, SkipReason};
 use crate::data::input::{open_pgn, total_bytes};
-use crate::data::record::{GameResult, Record};
+use crate::data::record::GameResult;
 use crate::data::sampling::{Sampling, mix};
 
 /// What to build.
@@ -130,16 +130,16 @@ pub fn build(options: &BuildOptions, quiet: bool) -> anyhow::Result<Summary> {
             let is_val =
                 mix(options.sampling.seed ^ 0x5eed, u64::from(game_index)) % 1000 < u64::from(options.val_permille);
             let (writer, counts) = if is_val { (&mut val, &mut summary.val) } else { (&mut train, &mut summary.train) };
-            let chosen = options.sampling.sample(game_index, &game);
-            counts.games += u64::from(!chosen.is_empty());
-            for i in chosen {
-                let ply = &game.plies[i];
-                writer.push(&Record::new(&ply.position, ply.played, i as u32, game.result, ply.eval, game_index))?;
-                match game.result {
-                    GameResult::WhiteWins => counts.white_wins += 1,
-                    GameResult::BlackWins => counts.black_wins += 1,
-                    GameResult::Draw => counts.draws += 1,
-                }
+            let records = options.sampling.records(game_index, &game);
+            counts.games += u64::from(!records.is_empty());
+            for record in &records {
+                writer.push(record)?;
+            }
+            let kept = records.len() as u64;
+            match game.result {
+                GameResult::WhiteWins => counts.white_wins += kept,
+                GameResult::BlackWins => counts.black_wins += kept,
+                GameResult::Draw => counts.draws += kept,
             }
             if summary.games_read.is_multiple_of(1024) {
                 progress.set_message(format!("{} games", summary.games_read));

@@ -4,7 +4,7 @@ use rand::rngs::SmallRng;
 use rand::{SeedableRng, seq::index};
 
 use crate::data::game::Game;
-use crate::data::record::GameResult;
+use crate::data::record::{GameResult, Record};
 
 /// The sampling rule. The defaults are the paper's: up to 10 random
 /// positions from each decisive game, none from the first 5 moves, none where
@@ -46,6 +46,19 @@ impl Sampling {
             index::sample(&mut rng, eligible.len(), self.per_game).into_iter().map(|i| eligible[i]).collect();
         chosen.sort_unstable();
         chosen
+    }
+}
+
+impl Sampling {
+    /// The records of the plies [`sample`](Self::sample) keeps.
+    pub fn records(&self, game_index: u32, game: &Game) -> Vec<Record> {
+        self.sample(game_index, game)
+            .into_iter()
+            .map(|i| {
+                let ply = &game.plies[i];
+                Record::new(&ply.position, ply.played, i as u32, game.result, ply.eval, game_index)
+            })
+            .collect()
     }
 }
 
