@@ -8,6 +8,18 @@ WASM_TARGET := wasm32-unknown-unknown
 WASM_SIMD := $(TARGET_DIR)/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WASM_SCALAR := $(TARGET_DIR)/wasm-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
 
+# The browser engine: wasm-bindgen builds (SIMD128 with WebGPU, and a scalar
+# fallback), each in its own target directory, then wasm-bindgen and the npm
+# binaryen's wasm-opt (Debian's binaryen 108 produces broken modules).
+WEB_SIMD := $(TARGET_DIR)/wasm-web/$(WASM_TARGET)/release/deepchess_wasm.wasm
+WEB_SCALAR := $(TARGET_DIR)/wasm-web-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
+WASM_PKG := wasm/pkg
+WASM_BINDGEN ?= wasm-bindgen
+WASM_OPT := web/node_modules/.bin/wasm-opt
+# What rustc emits for wasm32-unknown-unknown by default; SIMD128 is added for one build.
+WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+	--enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
+
 export DEEPCHESS_WASM_SIMD := $(WASM_SIMD)
 export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 
@@ -16,17 +28,19 @@ export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 # about half an hour from a cold cache on two cores.
 TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 
-.PHONY: test lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native bench-wasm
+.PHONY: test lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native bench-wasm \
+	tools wasm-web web serve test-web bench-web
 
 ## The wgpu build, lints, the no_std and wasm32 builds of core, the SIMD128
 ## kernels against the scalar oracle under node, and every test of the
 ## workspace (last, so the run ends on the test runner's summary).
-test: check-wgpu lint build-core test-wasm test-native
+test: check-wgpu lint build-core test-wasm test-web test-native
 
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
 	$(CARGO) clippy $(TRAINER_CPU) --all-targets --locked -- -D warnings
+	$(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked -- -D warnings
 
 build-core:
 	$(CARGO) build -p deepchess-core --no-default-features --locked
@@ -43,9 +57,43 @@ test-wasm: wasm-bench-builds
 	node --test wasm/tests/
 
 wasm-bench-builds:
-	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --features bench --locked
+	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --no-default-features --features bench --locked
 	RUSTFLAGS="-C target-feature=-simd128" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) \
-		--release --features bench --locked --target-dir $(TARGET_DIR)/wasm-scalar
+		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-scalar
+
+## Tools the browser build needs: the wasm32 target, wasm-bindgen-cli at the
+## crate's exact version, and the npm packages (idempotent).
+tools:
+	bash scripts/tools.sh
+
+## The browser engine into wasm/pkg: deepchess_{simd,scalar}.js and _bg.wasm.
+wasm-web: tools
+	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --locked --target-dir $(TARGET_DIR)/wasm-web
+	RUSTFLAGS="-C target-feature=-simd128" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release \
+		--no-default-features --features browser --locked --target-dir $(TARGET_DIR)/wasm-web-scalar
+	rm -rf $(WASM_PKG) && mkdir -p $(WASM_PKG)
+	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_simd $(WEB_SIMD)
+	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_scalar $(WEB_SCALAR)
+	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd $(WASM_PKG)/deepchess_simd_bg.wasm -o $(WASM_PKG)/deepchess_simd_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_PKG)/deepchess_scalar_bg.wasm -o $(WASM_PKG)/deepchess_scalar_bg.wasm
+
+## The static site into web/dist.
+web: wasm-web
+	node web/build.mjs
+
+## Builds everything and serves the site at http://127.0.0.1:8080.
+serve: web
+	node web/serve.mjs --port 8080
+
+## Browser tests (Playwright with Debian's chromium) and wasm-bindgen-test in headless chromium.
+test-web: web
+	cd web && node --test --test-concurrency=1 tests/
+	CHROMEDRIVER=$${CHROMEDRIVER:-/usr/bin/chromedriver} $(CARGO) test -p deepchess-wasm --target $(WASM_TARGET) --locked
+
+## Browser benchmarks: nodes/s (SIMD128, scalar) against native, sizes, time to first move.
+bench-web: web
+	$(CARGO) build -p deepchess-trainer --release --no-default-features --features flex --locked
+	node web/bench/run.mjs --native $(TARGET_DIR)/release/deepchess
 
 ## Inference speed: native (scalar vs AVX2), then wasm under node (scalar vs SIMD128).
 bench: bench-native bench-wasm

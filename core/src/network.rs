@@ -93,6 +93,16 @@ impl Network {
         &self.ft
     }
 
+    /// The tower's dense layers, after the feature transformer.
+    pub fn tower(&self) -> &[Dense] {
+        &self.tower
+    }
+
+    /// The head's dense layers; the last one gives the two logits.
+    pub fn head(&self) -> &[Dense] {
+        &self.head
+    }
+
     /// The accumulator of `pos`, computed from scratch.
     pub fn accumulator(&self, pos: &Chess) -> Accumulator {
         Accumulator::new(self, pos)

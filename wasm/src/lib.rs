@@ -1,10 +1,31 @@
 //! DeepChess for WebAssembly.
 //!
-//! With the `bench` feature this crate exports plain functions that node
-//! drives without any bindings generator: the SIMD128 self-test (every kernel
-//! against the scalar oracle, [`bench::dc_selftest`]) and the inference
-//! benchmark. See `wasm/README.md`. The browser engine (a UCI web worker)
-//! joins it with the browser issue.
+//! - [`Engine`] (feature `browser`, the default): the UCI engine with the
+//!   embedded network, driven by the module web worker in `web/engine/`,
+//!   which speaks plain UCI over `postMessage` like stockfish.js.
+//! - `Gpu` (feature `webgpu`, the default, wasm32 only): batched Pos2Vec
+//!   embeddings on WebGPU, equal to the CPU's, that fill the engine's
+//!   embedding cache before a search ([`Engine::frontier`], [`Engine::prefill`]).
+//! - [`bench`] (feature `bench`, built with `--no-default-features`): plain
+//!   exports for node, the SIMD128 self-test and the inference benchmark
+//!   (`wasm/tests`, `wasm/bench`).
+//!
+//! See `wasm/README.md` for the build pipeline.
 
+#[cfg(feature = "browser")]
+mod batch;
 #[cfg(feature = "bench")]
 pub mod bench;
+#[cfg(feature = "browser")]
+mod clock;
+#[cfg(feature = "browser")]
+mod engine;
+#[cfg(all(feature = "webgpu", target_arch = "wasm32"))]
+mod gpu;
+
+#[cfg(feature = "browser")]
+pub use batch::Batch;
+#[cfg(feature = "browser")]
+pub use engine::Engine;
+#[cfg(all(feature = "webgpu", target_arch = "wasm32"))]
+pub use gpu::Gpu;

@@ -52,6 +52,17 @@ impl Dense {
         self.outputs
     }
 
+    /// The biases, `outputs` of them, in units of `1 / SUM_SCALE`.
+    pub fn bias(&self) -> &[i32] {
+        &self.bias
+    }
+
+    /// The weights: one row of `padded(inputs)` values per output, zero
+    /// beyond `inputs`.
+    pub fn weights(&self) -> &[i8] {
+        &self.weights
+    }
+
     /// `sums[..outputs] = bias + weights · input`, and zero up to the padded
     /// width, so that [`crelu`](Self::crelu) yields zero padding.
     ///

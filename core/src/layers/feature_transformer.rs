@@ -22,6 +22,17 @@ pub struct FeatureTransformer {
 }
 
 impl FeatureTransformer {
+    /// The biases, `padded(outputs)` of them; the padding is zero.
+    pub fn bias(&self) -> &[i16] {
+        &self.bias
+    }
+
+    /// The weights: one row of `padded(outputs)` values per input bit, zero
+    /// beyond `outputs`.
+    pub fn weights(&self) -> &[i16] {
+        &self.weights
+    }
+
     /// Reads bias `i16[outputs]`, then weights `i16[773][outputs]`.
     pub fn read(reader: &mut Reader<'_>, outputs: usize) -> Result<FeatureTransformer, WeightsError> {
         let width = padded(outputs);

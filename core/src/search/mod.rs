@@ -5,9 +5,11 @@
 //! - [`Comparator`]: the evaluator seam; [`NetComparator`] is the network's.
 //! - Move ordering ([`MoveOrdering`]) and the transposition table use only
 //!   search heuristics; every judgement of a position comes from the network.
+//! - [`frontier`]: the first positions a search meets, for batched inference.
 
 mod cache;
 mod comparator;
+mod frontier;
 mod net_comparator;
 mod ordering;
 mod score;
@@ -17,6 +19,7 @@ mod value;
 
 pub use cache::EmbeddingCache;
 pub use comparator::Comparator;
+pub use frontier::frontier;
 pub use net_comparator::{NetComparator, NetLeaf};
 pub use ordering::{MoveOrdering, is_tactical};
 pub use score::{MAX_CP, Score};

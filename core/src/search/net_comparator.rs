@@ -76,6 +76,14 @@ impl NetComparator {
         self.cache.hit_rate()
     }
 
+    /// Caches an embedding computed elsewhere, for example by a batch on a
+    /// GPU: `hash` is the position's Zobrist hash ([`zobrist`](crate::search::zobrist)),
+    /// and `mirror` says whether `embedding` is that of the position's mirror
+    /// image (which decides draws). It must equal what this network computes.
+    pub fn insert_embedding(&mut self, hash: u64, mirror: bool, embedding: Embedding) {
+        self.cache.insert(if mirror { hash ^ MIRROR_SALT } else { hash }, embedding);
+    }
+
     fn mirror_embedding(&mut self, leaf: &NetLeaf) -> Embedding {
         let key = leaf.hash ^ MIRROR_SALT;
         if let Some(embedding) = self.cache.get(key) {

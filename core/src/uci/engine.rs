@@ -90,6 +90,12 @@ impl UciEngine {
         self.search.as_ref().map(|s| s.comparator().network())
     }
 
+    /// The comparator, to fill its embedding cache from a batch computed
+    /// elsewhere (see [`frontier`](crate::search::frontier)).
+    pub fn comparator_mut(&mut self) -> Option<&mut NetComparator> {
+        self.search.as_mut().map(|s| s.comparator_mut())
+    }
+
     /// Loads a weights file read by the host for `EvalFile`, reporting the
     /// result as an `info string`. On error the previous network stays.
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {

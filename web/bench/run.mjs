@@ -1,0 +1,138 @@
+// Browser benchmarks: `make bench-web`, or
+//   node web/bench/run.mjs --native target/release/deepchess [--depth 5] [--loads 3]
+//
+// 1. Nodes per second on core's 46 bench positions, depth --depth, with the
+//    shipped network: the native engine (`deepchess uci`) and the worker's
+//    SIMD128 and scalar builds in chromium, through the same UCI flow
+//    (`ucinewgame`, `position fen …`, `go depth N`). The node counts must be
+//    equal: the same search, wherever it runs.
+// 2. Sizes: each .wasm after wasm-opt, and the whole site, raw and gzipped.
+// 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
+//    browser profile, the median of --loads page loads.
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { dist, start } from '../tests/browser.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const native = arg('--native', join(here, '..', '..', 'target', 'release', 'deepchess'));
+const depth = Number(arg('--depth', 5));
+const loads = Number(arg('--loads', 3));
+const builds = arg('--builds', 'simd,scalar').split(',');
+const fens = [...readFileSync(join(here, '..', '..', 'core', 'src', 'bench.rs'), 'utf8').matchAll(/^\s*"([^"]+)",$/gm)].map(
+  (m) => m[1],
+);
+
+/** Runs the bench flow through `send`/`next` (a UCI line out, the next line in). */
+async function benchFlow(fens, depth, send, next, now) {
+  let nodes = 0;
+  let ms = 0;
+  for (const fen of fens) {
+    send('ucinewgame');
+    send(`position fen ${fen}`);
+    const started = now();
+    send(`go depth ${depth}`);
+    let last = '';
+    for (;;) {
+      const line = await next();
+      if (line.startsWith('bestmove')) break;
+      if (line.startsWith('info depth')) last = line;
+    }
+    ms += now() - started;
+    nodes += Number(/ nodes (\d+)/.exec(last)[1]);
+  }
+  return { nodes, ms, nps: Math.round((nodes / ms) * 1000) };
+}
+
+async function nativeBench() {
+  const child = spawn(native, ['uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => (await lines.next()).value;
+  const send = (line) => child.stdin.write(`${line}\n`);
+  const result = await benchFlow(fens, depth, send, next, () => performance.now());
+  send('quit');
+  return result;
+}
+
+async function browserBench(page, build) {
+  return page.evaluate(
+    async ({ build, fens, depth, flow }) => {
+      const benchFlow = new Function(`return ${flow}`)();
+      const worker = new Worker(`engine/worker.js?build=${build}&webgpu=0`, { type: 'module' });
+      const queue = [];
+      let wake = null;
+      worker.onmessage = ({ data }) => {
+        queue.push(data);
+        wake?.();
+      };
+      const next = async () => {
+        while (!queue.length) await new Promise((r) => (wake = r));
+        return queue.shift();
+      };
+      const send = (line) => worker.postMessage(line);
+      send('uci');
+      while ((await next()) !== 'uciok');
+      const result = await benchFlow(fens, depth, send, next, () => performance.now());
+      worker.terminate();
+      return result;
+    },
+    // The same function runs in the page: it is passed as its source.
+    { build, fens, depth, flow: benchFlow.toString() },
+  );
+}
+
+function sizes() {
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  const files = walk(dist).map((f) => ({ name: relative(dist, f), raw: statSync(f).size, gz: gzipSync(readFileSync(f), { level: 9 }).length }));
+  const sum = (list, key) => list.reduce((s, f) => s + f[key], 0);
+  return { files, raw: sum(files, 'raw'), gz: sum(files, 'gz') };
+}
+
+async function firstMove() {
+  const times = [];
+  for (let i = 0; i < loads; i++) {
+    const browser = await start();
+    try {
+      const page = await browser.page('/');
+      await page.waitForFunction(() => window.deepchess, null, { timeout: 30000 });
+      times.push(
+        await page.evaluate(async () => {
+          await window.deepchess.engine.bestMove('position startpos', 'go depth 1');
+          return performance.now();
+        }),
+      );
+    } finally {
+      await browser.close();
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], all: times };
+}
+
+const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+console.log(`bench positions: ${fens.length}, depth ${depth}, network weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()}`);
+const nat = await nativeBench();
+console.log(`native  : ${nat.nodes} nodes in ${nat.ms.toFixed(0)} ms, ${nat.nps} nodes/s`);
+const browser = await start();
+try {
+  const page = await browser.page('/embed-example.html');
+  for (const build of builds) {
+    const r = await browserBench(page, build);
+    const same = r.nodes === nat.nodes ? 'same nodes' : `NODES DIFFER from native (${r.nodes})`;
+    console.log(`wasm ${build.padEnd(6)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ${(r.nps / nat.nps).toFixed(2)}× native (${same})`);
+  }
+} finally {
+  await browser.close();
+}
+const s = sizes();
+for (const f of s.files.filter((f) => f.name.endsWith('.wasm'))) console.log(`${f.name}: ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
+console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (the service worker caches all of it)`);
+const first = await firstMove();
+console.log(`first bestmove after navigation (cold profile): median ${first.median.toFixed(0)} ms of ${first.all.map((t) => t.toFixed(0)).join(', ')}`);

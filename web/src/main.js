@@ -1,0 +1,413 @@
+// The DeepChess site: play, analyse and watch, against the engine in a web worker.
+import { Chessground } from 'chessground';
+import { createEngine, parseInfo } from './engine.js';
+import { Game } from './game.js';
+
+const $ = (selector) => document.querySelector(selector);
+const game = new Game();
+let mode = 'play';
+let player = 'white';
+let orientation = 'white';
+let pendingPromotion = null;
+/** Replaced whenever the game changes under a running engine move, so its result is dropped. */
+let token = {};
+let watching = false;
+/** The token of the engine move being searched, if any. */
+let thinking = null;
+/** multipv → parsed info line, for the analysis panel. */
+let lines = new Map();
+
+const board = Chessground($('#board'), {
+  movable: { free: false, showDests: true, events: { after: onBoardMove } },
+  premovable: { enabled: false },
+  highlight: { lastMove: true, check: true },
+  animation: { duration: 150 },
+});
+
+// Chessground lays squares out in pixels: redraw when the board's size changes.
+new ResizeObserver(() => board.redrawAll()).observe($('#board'));
+
+/** Runs one search at a time: a new one stops the previous and waits for its `bestmove`. */
+class Searcher {
+  constructor(engine) {
+    this.engine = engine;
+    this.current = null;
+    this.generation = 0;
+    engine.onLine((line) => this.onLine(line));
+  }
+
+  /** Searches `position` with `go`; resolves with the best move, or null if superseded. */
+  async start(position, go, onInfo) {
+    const generation = ++this.generation;
+    await this.stop();
+    if (generation !== this.generation) return null;
+    let resolve;
+    const done = new Promise((r) => (resolve = r));
+    this.current = { onInfo, resolve, done };
+    this.engine.send(position);
+    this.engine.send(go);
+    return done;
+  }
+
+  async stop() {
+    while (this.current) {
+      const { done } = this.current;
+      this.engine.send('stop');
+      await done;
+    }
+  }
+
+  /** Stops any search, and drops its result. */
+  cancel() {
+    this.generation++;
+    return this.stop();
+  }
+
+  onLine(line) {
+    const current = this.current;
+    if (!current) return;
+    if (line.startsWith('bestmove')) {
+      this.current = null;
+      const move = line.split(/\s+/)[1];
+      current.resolve(move && move !== '(none)' ? move : null);
+    } else {
+      const info = parseInfo(line);
+      if (info) current.onInfo?.(info);
+    }
+  }
+}
+
+let searcher = null;
+
+createEngine()
+  .then((engine) => {
+    searcher = new Searcher(engine);
+    window.deepchess = { engine, game };
+    const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
+    $('#engine-status').textContent = `${name} ready`;
+    update();
+  })
+  .catch((error) => {
+    $('#engine-status').textContent = `engine failed to start: ${error.message}`;
+  });
+
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('sw.js').catch(() => {
+    // Without a service worker the site still works, just not offline.
+  });
+}
+
+// ---------------------------------------------------------------- moves
+
+function onBoardMove(orig, dest) {
+  if (game.isPromotion(orig, dest)) {
+    pendingPromotion = orig + dest;
+    $('#promotion').hidden = false;
+    return;
+  }
+  userMove(orig + dest);
+}
+
+for (const button of document.querySelectorAll('#promotion button')) {
+  button.addEventListener('click', () => {
+    $('#promotion').hidden = true;
+    if (pendingPromotion) userMove(pendingPromotion + button.dataset.role);
+    pendingPromotion = null;
+  });
+}
+
+function userMove(uci) {
+  token = {};
+  game.play(uci);
+  update();
+  if (mode === 'play' && !game.outcome()) engineMove();
+}
+
+/** Asks the engine for a move in play and watch modes, and plays it. */
+async function engineMove() {
+  if (!searcher || thinking) return;
+  const mine = (token = {});
+  thinking = mine;
+  const go = mode === 'watch' ? $('#watch-time').value : $('#strength').value;
+  update();
+  const move = await searcher.start(game.uciPosition(), go, (info) => showThinking(info));
+  thinking = null;
+  if (mine !== token) {
+    // The game or the mode changed meanwhile: look again at who is to move.
+    update();
+    return;
+  }
+  if (move) {
+    game.go(game.moves.length);
+    game.play(move);
+  }
+  token = {};
+  update();
+  if (mode === 'watch' && watching && !game.outcome()) engineMove();
+  else if (game.outcome()) stopWatching();
+}
+
+function engineToMove() {
+  if (game.outcome() || game.ply !== game.moves.length) return false;
+  return mode === 'watch' ? watching : mode === 'play' && game.turn !== player;
+}
+
+// ---------------------------------------------------------------- view
+
+function update() {
+  const outcome = game.outcome();
+  const atEnd = game.ply === game.moves.length;
+  let movable;
+  if (mode === 'analyse') movable = game.turn;
+  else if (mode === 'play' && atEnd && !outcome && game.turn === player && !thinking) movable = player;
+  board.set({
+    fen: game.fen,
+    orientation,
+    turnColor: game.turn,
+    check: game.pos.isCheck() ? game.turn : false,
+    lastMove: game.lastMove(),
+    movable: { color: movable, dests: movable ? game.dests() : new Map() },
+  });
+  $('#status').textContent = statusText(outcome);
+  $('#fen').value = game.fen;
+  renderMoves();
+  if (mode === 'analyse') analyse();
+  else {
+    board.setAutoShapes([]);
+    if (mode === 'play' && engineToMove() && !thinking && searcher) engineMove();
+  }
+}
+
+function statusText(outcome) {
+  if (outcome) {
+    const winner = outcome.result === '1-0' ? 'White wins' : outcome.result === '0-1' ? 'Black wins' : 'Draw';
+    return `${outcome.reason[0].toUpperCase()}${outcome.reason.slice(1)}: ${winner} (${outcome.result})`;
+  }
+  const side = game.turn === 'white' ? 'White' : 'Black';
+  if (mode === 'play' && game.ply === game.moves.length) {
+    return game.turn === player ? `Your move (${side})` : 'DeepChess is thinking…';
+  }
+  return `${side} to move${game.pos.isCheck() ? ', in check' : ''}`;
+}
+
+function showThinking(info) {
+  if (mode === 'analyse') return;
+  const score = scoreText(info, game.turn);
+  $('#status').textContent = `DeepChess is thinking… depth ${info.depth}, ${score}`;
+  setEvalBar(info, game.turn);
+}
+
+function renderMoves() {
+  const list = $('#moves');
+  list.textContent = '';
+  game.moves.forEach((m, i) => {
+    const pos = game.positions[i];
+    if (pos.turn === 'white' || i === 0) {
+      const number = document.createElement('span');
+      number.className = 'number';
+      number.textContent = pos.turn === 'white' ? `${pos.fullmoves}.` : `${pos.fullmoves}…`;
+      list.append(number);
+    }
+    const move = document.createElement('button');
+    move.className = 'move' + (i + 1 === game.ply ? ' current' : '');
+    move.textContent = m.san;
+    move.addEventListener('click', () => navigate(i + 1));
+    list.append(move);
+  });
+  list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** `+0.35`, `-1.20` or `#3` (mate in 3 for White), from White's side. */
+function scoreText(info, turn) {
+  const sign = turn === 'white' ? 1 : -1;
+  if (info.mate !== undefined) return `#${sign * info.mate}`;
+  const cp = (sign * info.cp) / 100;
+  return `${cp > 0 ? '+' : ''}${cp.toFixed(2)}`;
+}
+
+/** The bar shows White's winning chances as lichess draws them. */
+function setEvalBar(info, turn) {
+  const sign = turn === 'white' ? 1 : -1;
+  let white;
+  if (info.mate !== undefined) white = sign * info.mate > 0 ? 100 : 0;
+  else white = 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * sign * info.cp)) - 1);
+  $('#eval-fill').style.height = `${100 - white}%`;
+  $('#eval-text').textContent = scoreText(info, turn);
+}
+
+// ---------------------------------------------------------------- analysis
+
+function analyse() {
+  lines = new Map();
+  $('#pv-lines').textContent = '';
+  $('#analysis-stats').textContent = '';
+  board.setAutoShapes([]);
+  if (!searcher) return;
+  if (!$('#analysis-on').checked || game.outcome()) {
+    searcher.cancel();
+    return;
+  }
+  const fen = game.fen;
+  const turn = game.turn;
+  searcher.engine.send(`setoption name MultiPV value ${$('#multipv').value}`);
+  searcher.start(game.uciPosition(), 'go infinite', (info) => {
+    if (game.fen !== fen || mode !== 'analyse') return;
+    lines.set(info.multipv, info);
+    renderAnalysis(fen, turn);
+  });
+}
+
+function renderAnalysis(fen, turn) {
+  const sorted = [...lines.values()].sort((a, b) => a.multipv - b.multipv);
+  const best = sorted[0];
+  $('#analysis-stats').textContent =
+    `depth ${best.depth}/${best.seldepth ?? best.depth} · ${Math.round(best.nps / 1000)}k nodes/s · ${best.nodes.toLocaleString('en')} nodes`;
+  setEvalBar(best, turn);
+  const list = $('#pv-lines');
+  list.textContent = '';
+  for (const info of sorted) {
+    const item = document.createElement('li');
+    const score = document.createElement('strong');
+    score.textContent = scoreText(info, turn);
+    item.append(score, ' ', Game.sanLine(fen, info.pv));
+    list.append(item);
+  }
+  board.setAutoShapes(
+    sorted
+      .filter((info) => info.pv.length)
+      .map((info, i) => ({
+        orig: info.pv[0].slice(0, 2),
+        dest: info.pv[0].slice(2, 4),
+        brush: i === 0 ? 'green' : 'paleBlue',
+      })),
+  );
+}
+
+// ---------------------------------------------------------------- controls
+
+function navigate(ply) {
+  if (mode === 'watch') stopWatching();
+  token = {};
+  searcher?.cancel();
+  game.go(ply);
+  update();
+}
+
+function setMode(next) {
+  mode = next;
+  stopWatching();
+  token = {};
+  searcher?.cancel();
+  for (const tab of document.querySelectorAll('nav button')) tab.setAttribute('aria-selected', String(tab.dataset.mode === mode));
+  for (const panel of document.querySelectorAll('.mode')) panel.hidden = panel.dataset.for !== mode;
+  $('#eval-bar').classList.toggle('hidden', mode === 'play');
+  update();
+}
+
+function newGame() {
+  token = {};
+  searcher?.cancel();
+  const side = $('#side').value;
+  player = side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : side;
+  orientation = player;
+  game.reset();
+  update();
+}
+
+function stopWatching() {
+  watching = false;
+  $('#watch-toggle').textContent = 'Start';
+}
+
+for (const tab of document.querySelectorAll('nav button')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
+$('#new-game').addEventListener('click', newGame);
+$('#take-back').addEventListener('click', () => {
+  token = {};
+  searcher?.cancel();
+  // Back to the player's turn: one move if the engine has not replied yet.
+  game.takeBack(game.turn === player ? 2 : 1);
+  update();
+});
+$('#first').addEventListener('click', () => navigate(0));
+$('#prev').addEventListener('click', () => navigate(game.ply - 1));
+$('#next').addEventListener('click', () => navigate(game.ply + 1));
+$('#last').addEventListener('click', () => navigate(game.moves.length));
+$('#flip').addEventListener('click', () => {
+  orientation = orientation === 'white' ? 'black' : 'white';
+  board.set({ orientation });
+});
+$('#analysis-on').addEventListener('change', update);
+$('#multipv').addEventListener('change', update);
+$('#watch-toggle').addEventListener('click', () => {
+  if (watching) {
+    stopWatching();
+    token = {};
+    searcher?.cancel();
+  } else {
+    watching = true;
+    $('#watch-toggle').textContent = 'Stop';
+    game.go(game.moves.length);
+    if (game.outcome()) game.reset();
+    engineMove();
+  }
+});
+$('#watch-new').addEventListener('click', () => {
+  stopWatching();
+  token = {};
+  searcher?.cancel();
+  game.reset();
+  update();
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.target.closest('input, textarea, select')) return;
+  const keys = { ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.moves.length };
+  if (event.key in keys) {
+    event.preventDefault();
+    navigate(keys[event.key]);
+  } else if (event.key === 'f') $('#flip').click();
+});
+
+// FEN and PGN in and out.
+function ioError(message) {
+  $('#io-error').textContent = message;
+}
+
+$('#load-fen').addEventListener('click', () => {
+  try {
+    game.reset($('#fen').value);
+    ioError('');
+    if (mode === 'play') setMode('analyse');
+    else navigate(0);
+  } catch (error) {
+    ioError(error.message);
+  }
+});
+$('#load-pgn').addEventListener('click', () => {
+  try {
+    game.loadPgn($('#pgn').value);
+    ioError('');
+    if (mode !== 'analyse') setMode('analyse');
+    else navigate(0);
+  } catch (error) {
+    ioError(error.message);
+  }
+});
+
+async function copy(text, field) {
+  field.value = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    ioError('');
+  } catch {
+    field.select();
+    ioError('Copied into the field above; the clipboard is not available here.');
+  }
+}
+$('#copy-fen').addEventListener('click', () => copy(game.fen, $('#fen')));
+$('#copy-pgn').addEventListener('click', () => {
+  const names = mode === 'play' ? { [player === 'white' ? 'White' : 'Black']: 'You', [player === 'white' ? 'Black' : 'White']: 'DeepChess' } : {};
+  copy(game.pgn(names), $('#pgn'));
+});
+
+setMode('play');

@@ -1,0 +1,47 @@
+// The service worker: on install it caches every file of the site (the build
+// fills in ASSETS and VERSION), then answers from the cache first, so the
+// site works with the network off after the first visit. A new build has a
+// new VERSION, and activating it deletes the old caches.
+const VERSION = '__VERSION__';
+const ASSETS = __ASSETS__;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(VERSION)
+      .then((cache) => cache.addAll(ASSETS))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key !== VERSION).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(
+    caches.open(VERSION).then(async (cache) => {
+      // `?build=scalar` and other parameters select behaviour, not content.
+      const cached = await cache.match(request, { ignoreSearch: true });
+      if (cached) return cached;
+      try {
+        const response = await fetch(request);
+        if (response.ok) cache.put(request, response.clone());
+        return response;
+      } catch (error) {
+        if (request.mode === 'navigate') {
+          const page = await cache.match('index.html');
+          if (page) return page;
+        }
+        throw error;
+      }
+    }),
+  );
+});

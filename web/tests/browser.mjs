@@ -1,0 +1,93 @@
+// Shared set-up for the browser tests: the built site (web/dist) served on a
+// free port, and Debian's chromium driven by playwright-core.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../serve.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const dist = join(here, '..', 'dist');
+/** Screenshots land here for a person to look at. */
+export const shots = process.env.DEEPCHESS_SCREENSHOTS ?? join(here, '..', 'test-results');
+mkdirSync(shots, { recursive: true });
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/**
+ * Serves the site and starts chromium with a fresh profile; `webgpu` adds
+ * `--enable-unsafe-webgpu` (a SwiftShader adapter here).
+ */
+export async function start({ webgpu = false } = {}) {
+  const server = await serve(dist, 0);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const profile = mkdtempSync(join(tmpdir(), 'deepchess-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: webgpu ? [...FLAGS, '--enable-unsafe-webgpu'] : FLAGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  const errors = [];
+  const watch = (page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  };
+  context.on('page', watch);
+  for (const page of context.pages()) watch(page);
+  return {
+    origin,
+    context,
+    errors,
+    async page(path = '/') {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(origin + path);
+      return page;
+    },
+    /** Stops the web server (for the offline test). */
+    async stopServer() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+    async close() {
+      await context.close();
+      if (server.listening) server.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Runs a UCI exchange with a fresh worker inside `page`: sends `lines`, then
+ * resolves with every line up to the first that matches `until` (a regexp
+ * source). `workerUrl` may carry `?build=scalar`.
+ */
+export function uci(page, lines, until, workerUrl = 'engine/worker.js', timeout = 60000) {
+  return page.evaluate(
+    ({ lines, until, workerUrl, timeout }) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(new URL(workerUrl, document.baseURI), { type: 'module' });
+        const out = [];
+        const timer = setTimeout(() => reject(new Error(`timeout; got ${JSON.stringify(out)}`)), timeout);
+        worker.onmessage = (event) => {
+          out.push(event.data);
+          if (new RegExp(until).test(event.data)) {
+            clearTimeout(timer);
+            worker.terminate();
+            resolve(out);
+          }
+        };
+        for (const line of lines) worker.postMessage(line);
+      }),
+    { lines, until, workerUrl, timeout },
+  );
+}

@@ -1,0 +1,120 @@
+// The engine worker over plain UCI, as a page that drives stockfish.js uses it.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Chess } from 'chessops/chess';
+import { parseUci } from 'chessops/util';
+import { start, uci } from './browser.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await start();
+  page = await browser.page('/embed-example.html');
+});
+after(async () => {
+  assert.deepEqual(browser.errors, [], 'no console errors');
+  await browser.close();
+});
+
+function assertLegalAfterE4(lines) {
+  const best = lines.at(-1).split(' ')[1];
+  const pos = Chess.default();
+  pos.play(parseUci('e2e4'));
+  assert.ok(pos.isLegal(parseUci(best)), `bestmove ${best} is legal after 1. e4`);
+}
+
+test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (SIMD128 build)', async () => {
+  const lines = await uci(page, ['uci', 'isready', 'position startpos moves e2e4', 'go depth 6'], '^bestmove');
+  assert.ok(lines.includes('uciok') && lines.includes('readyok'));
+  assert.match(lines[0], /^id name DeepChess .* wasm-simd128$/);
+  assert.ok(lines.some((l) => /^info depth 6 .* nodes \d+ .* time \d+ pv /.test(l)), 'an info line for depth 6');
+  assertLegalAfterE4(lines);
+});
+
+test('the scalar fallback build plays too', async () => {
+  const lines = await uci(page, ['uci', 'position startpos moves e2e4', 'go depth 5'], '^bestmove', 'engine/worker.js?build=scalar');
+  assert.match(lines[0], /wasm-scalar$/);
+  assertLegalAfterE4(lines);
+});
+
+test('stop during go infinite is answered promptly, and isready too', async () => {
+  const result = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const worker = new Worker('engine/worker.js', { type: 'module' });
+        const times = {};
+        let infos = 0;
+        worker.onmessage = ({ data }) => {
+          if (data === 'uciok') worker.postMessage('go infinite');
+          if (data.startsWith('info depth') && ++infos === 3) {
+            // Searching for a while: ask if ready, then stop.
+            setTimeout(() => {
+              times.ready = performance.now();
+              worker.postMessage('isready');
+            }, 300);
+          }
+          if (data === 'readyok') {
+            times.readyLatency = performance.now() - times.ready;
+            times.stop = performance.now();
+            worker.postMessage('stop');
+          }
+          if (data.startsWith('bestmove')) {
+            worker.terminate();
+            resolve({ ready: times.readyLatency, stop: performance.now() - times.stop, bestmove: data });
+          }
+        };
+        worker.postMessage('uci');
+      }),
+  );
+  console.log(`latency during go infinite: isready ${result.ready.toFixed(1)} ms, stop ${result.stop.toFixed(1)} ms`);
+  assert.match(result.bestmove, /^bestmove [a-h][1-8][a-h][1-8]/);
+  // The target is 50 ms; the bound is generous for a loaded CI machine.
+  assert.ok(result.stop < 500, `stop answered in ${result.stop} ms`);
+  assert.ok(result.ready < 500, `isready answered in ${result.ready} ms`);
+});
+
+test('bad input gets an info string error, and the engine goes on', async () => {
+  const lines = await uci(
+    page,
+    ['position fen not/a/fen w - - 0 1', 'position startpos moves e2e5', 'setoption name Hash value lots', 'go depth 2'],
+    '^bestmove',
+  );
+  assert.equal(lines.filter((l) => l.startsWith('info string error')).length, 3, lines.join('\n'));
+  assert.match(lines.at(-1), /^bestmove [a-h][1-8][a-h][1-8]$/);
+});
+
+test('EvalFile loads a network by URL and reports a missing one', async () => {
+  const lines = await uci(
+    page,
+    ['setoption name EvalFile value missing.dcnn', 'setoption name EvalFile value <embedded>', 'go depth 1'],
+    '^bestmove',
+  );
+  assert.match(lines[0], /^info string error: cannot load network missing.dcnn: HTTP 404/);
+  assert.match(lines[1], /^info string loaded network deepchess-[0-9a-f]+\.dcnn/);
+});
+
+test('the documented module API: createEngine, send, onLine, bestMove', async () => {
+  const result = await page.evaluate(async () => {
+    const { createEngine } = await import('./deepchess.js');
+    const engine = await createEngine();
+    const seen = [];
+    engine.onLine((line) => seen.push(line));
+    await engine.ready();
+    const { move, info } = await engine.bestMove('position startpos', 'go depth 4');
+    engine.terminate();
+    return { move, info, seen: seen.length, id: engine.id[0] };
+  });
+  assert.match(result.move, /^[a-h][1-8][a-h][1-8]$/);
+  assert.match(result.info, /^info depth 4 /);
+  assert.ok(result.seen >= 3);
+  assert.match(result.id, /^id name DeepChess/);
+});
+
+test('the embedding example analyses through the plain UCI flow', async () => {
+  await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 2, null, { timeout: 60000 });
+  await page.waitForSelector('#board svg line, #board svg path', { state: 'attached' });
+  const log = await page.textContent('#log');
+  for (const line of ['> uci', '< uciok', '> setoption name MultiPV value 2', '> isready', '< readyok', '> go depth 12']) {
+    assert.ok(log.includes(line), `traffic includes ${line}`);
+  }
+});

@@ -1,0 +1,162 @@
+// The site: play, analyse, watch, FEN and PGN, phones, offline.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { shots, start } from './browser.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await start();
+  page = await browser.page('/');
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.endsWith('ready'));
+});
+after(async () => {
+  assert.deepEqual(browser.errors, [], 'no console errors');
+  await browser.close();
+});
+
+/** Clicks a square (`e2`) of the board, seen from White's side. */
+async function clickSquare(square) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((7 - rank + 0.5) * box.height) / 8);
+}
+
+const moveCount = () => page.locator('#moves .move').count();
+const moveTexts = () => page.locator('#moves .move').allTextContents();
+
+test('the page loads with the board, the engine and no errors', async () => {
+  assert.equal(await page.title(), 'DeepChess');
+  assert.match(await page.textContent('#engine-status'), /^DeepChess .* ready$/);
+  assert.equal(await page.locator('#board piece:not(.ghost)').count(), 32);
+  assert.match(await page.textContent('#status'), /Your move/);
+});
+
+test('a move made on the board gets a reply', async () => {
+  await page.selectOption('#strength', 'go depth 3');
+  await clickSquare('e2');
+  await clickSquare('e4');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
+  const [first, reply] = await moveTexts();
+  assert.equal(first, 'e4');
+  assert.match(reply, /^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O(-O)?)[+#]?$/);
+  assert.match(await page.textContent('#status'), /Your move/);
+  await page.screenshot({ path: join(shots, 'play.png') });
+});
+
+test('an illegal move is refused and take back returns to the player', async () => {
+  await clickSquare('e1');
+  await clickSquare('e5');
+  assert.equal(await moveCount(), 2);
+  await page.click('#take-back');
+  assert.equal(await moveCount(), 0);
+  assert.equal(await page.locator('#board piece:not(.ghost)').count(), 32);
+});
+
+test('analyse shows the engine line, the eval bar and the best move arrow', async () => {
+  await page.click('nav button[data-mode=analyse]');
+  await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
+  await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
+  assert.match(await page.textContent('#analysis-stats'), /nodes\/s/);
+  assert.match(await page.textContent('#eval-text'), /^[+-]?\d+\.\d\d$|^#-?\d+$/);
+  assert.ok((await page.locator('#board svg g').count()) >= 1, 'arrows are drawn');
+  const first = await page.textContent('#pv-lines li');
+  assert.match(first, /^[+-]?\d+\.\d\d 1\. /);
+  await page.screenshot({ path: join(shots, 'analyse.png') });
+});
+
+test('a PGN loads, steps through and copies out; a FEN loads and a bad one is refused', async () => {
+  await page.click('#io summary');
+  const pgn = '[Event "Test"]\n[White "A"]\n[Black "B"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {Ruy Lopez} 4. Ba4 Nf6 1-0';
+  await page.fill('#pgn', pgn);
+  await page.click('#load-pgn');
+  assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6']);
+  await page.click('#last');
+  assert.equal(await page.inputValue('#fen'), 'r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5');
+  await page.click('#prev');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.textContent('#moves .current'), 'a6');
+  await page.click('#copy-pgn');
+  const out = await page.inputValue('#pgn');
+  assert.match(out, /\[White "A"\]/);
+  assert.match(out, /1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 4\. Ba4 Nf6/);
+
+  await page.fill('#pgn', '1. e4 e5 2. Ke3');
+  await page.click('#load-pgn');
+  assert.match(await page.textContent('#io-error'), /illegal move 2\. Ke3/);
+
+  await page.fill('#fen', '8/8/8/8/8/8/8/8 w - - 0 1');
+  await page.click('#load-fen');
+  assert.match(await page.textContent('#io-error'), /illegal position/);
+  await page.fill('#fen', '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1');
+  await page.click('#load-fen');
+  assert.equal(await page.textContent('#io-error'), '');
+  await page.waitForFunction(() => document.querySelector('#pv-lines li')?.textContent.includes('Ra8#'), null, { timeout: 30000 });
+  assert.match(await page.textContent('#pv-lines li'), /^#1 1\. Ra8#/);
+});
+
+test('watch: the engine plays itself', async () => {
+  await page.click('nav button[data-mode=watch]');
+  await page.click('#watch-new');
+  await page.selectOption('#watch-time', 'go movetime 300');
+  await page.click('#watch-toggle');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length >= 4, null, { timeout: 30000 });
+  await page.click('#watch-toggle');
+  const count = await moveCount();
+  await page.waitForTimeout(700);
+  assert.ok((await moveCount()) <= count + 1, 'stopping stops');
+});
+
+test('at 360 px wide the page fits without scrolling sideways', async () => {
+  await page.click('nav button[data-mode=play]');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.waitForTimeout(300); // chessground redraws on the next frames
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > 360)
+      .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`)
+      .slice(0, 5),
+  );
+  assert.ok(width <= 360, `page is ${width} px wide: ${wide}`);
+  const box = await page.locator('#board').boundingBox();
+  assert.ok(box.width >= 300 && box.x >= 0 && box.x + box.width <= 360, JSON.stringify(box));
+  await page.screenshot({ path: join(shots, 'phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('the manifest makes the site installable', async () => {
+  const manifest = await page.evaluate(() => fetch('manifest.webmanifest').then((r) => r.json()));
+  assert.equal(manifest.display, 'standalone');
+  assert.ok(manifest.icons.some((i) => i.sizes === '512x512'));
+  for (const icon of manifest.icons) {
+    const status = await page.evaluate((src) => fetch(src).then((r) => r.status), icon.src);
+    assert.equal(status, 200, icon.src);
+  }
+});
+
+test('after the first visit the site works with the network off', async () => {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
+    }
+  });
+  // Nothing answers any more: the server stops, and the browser goes offline.
+  await browser.stopServer();
+  await browser.context.setOffline(true);
+  try {
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#engine-status').textContent.endsWith('ready'), null, {
+      timeout: 30000,
+    });
+    await page.selectOption('#strength', 'go depth 3');
+    await clickSquare('d2');
+    await clickSquare('d4');
+    await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
+  } finally {
+    await browser.context.setOffline(false);
+  }
+});
