@@ -2,34 +2,155 @@
 
 use std::path::PathBuf;
 
+use deepchess_core::Shape;
+
 use crate::train::device::DeviceChoice;
+use crate::train::distill::{self, DistillConfig};
+use crate::train::pos2vec::{self, Pos2VecConfig};
 use crate::train::siamese::{self, OptimizerKind, Preset};
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
 pub enum Command {
+    /// Pos2Vec: pretrain the tower as a stacked autoencoder, layer by layer.
+    Pos2vec(Pos2VecArgs),
     /// The Siamese comparison network on (W, L) pairs, end to end.
     Siamese(SiameseArgs),
+    /// Distill a trained Siamese run into the small shape.
+    Distill(DistillArgs),
 }
 
-/// Arguments of `train siamese`.
+/// Arguments every training command takes.
 #[derive(clap::Args)]
-pub struct SiameseArgs {
+pub struct RunArgs {
     /// Dataset directory (`train.bin`, `val.bin`) from `deepchess data build`.
     #[arg(long)]
     data: PathBuf,
-    /// Run directory: config.json, metrics.csv, metrics.svg, checkpoints.
+    /// Run directory: config.json, metrics (CSV and SVG), checkpoints.
     #[arg(long)]
     out: PathBuf,
-    /// Starting configuration.
-    #[arg(long, value_enum, default_value = "quick")]
-    preset: Preset,
     /// Where to train; `auto` takes a GPU through wgpu when there is one.
     #[arg(long, value_enum, default_value = "auto")]
     device: DeviceChoice,
     /// Continue the run in --out from its last completed epoch.
     #[arg(long)]
     resume: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Arguments of `train pos2vec`.
+#[derive(clap::Args)]
+pub struct Pos2VecArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// `paper` and `quick`: the full tower 773-600-400-200-100; `smoke`: the distilled one, tiny epochs.
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Override the preset's epochs per layer.
+    #[arg(long)]
+    epochs_per_layer: Option<usize>,
+    /// Override the preset's positions per epoch.
+    #[arg(long)]
+    positions_per_epoch: Option<usize>,
+    /// Override the preset's batch size.
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Override the preset's learning rate.
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Stop after this many epochs (continue later with --resume).
+    #[arg(long)]
+    max_epochs: Option<usize>,
+}
+
+/// Arguments of `train distill`.
+#[derive(clap::Args)]
+pub struct DistillArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// The teacher: a `train siamese` run directory.
+    #[arg(long)]
+    teacher: PathBuf,
+    /// `smoke` for tests; otherwise the paper's schedule scaled to this machine.
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Override the features phase's epochs.
+    #[arg(long)]
+    feature_epochs: Option<usize>,
+    /// Override the outputs phase's epochs.
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// Override the pairs per outputs epoch.
+    #[arg(long)]
+    pairs_per_epoch: Option<usize>,
+    /// Override the positions per features epoch.
+    #[arg(long)]
+    positions_per_epoch: Option<usize>,
+    /// Stop after this many epochs (continue later with --resume).
+    #[arg(long)]
+    max_epochs: Option<usize>,
+}
+
+/// The Pos2Vec configuration of a preset.
+pub fn pos2vec_preset(preset: Preset) -> Pos2VecConfig {
+    match preset {
+        Preset::Smoke => {
+            let shape = Shape::distilled();
+            Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
+                .with_epochs_per_layer(1)
+                .with_positions_per_epoch(8_192)
+                .with_val_positions(1_000)
+        }
+        Preset::Quick => {
+            let shape = Shape::full();
+            Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
+                .with_epochs_per_layer(3)
+                .with_positions_per_epoch(200_000)
+        }
+        Preset::Paper => {
+            let shape = Shape::full();
+            Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
+                .with_epochs_per_layer(200)
+                .with_positions_per_epoch(2_000_000)
+                .with_optimizer(OptimizerKind::Sgd)
+        }
+    }
+}
+
+/// The distillation configuration of a preset.
+pub fn distill_preset(preset: Preset, teacher: &std::path::Path) -> DistillConfig {
+    let shape = Shape::distilled();
+    let config = DistillConfig::new(teacher.display().to_string(), shape.tower().to_vec(), shape.head().to_vec());
+    match preset {
+        Preset::Smoke => config
+            .with_feature_epochs(1)
+            .with_positions_per_epoch(8_192)
+            .with_epochs(2)
+            .with_pairs_per_epoch(16_384)
+            .with_batch_size(256)
+            .with_learning_rate(0.003)
+            .with_val_pairs(2_000),
+        Preset::Quick => config,
+        Preset::Paper => config.with_feature_epochs(20).with_epochs(200),
+    }
+}
+
+/// Arguments of `train siamese`.
+#[derive(clap::Args)]
+pub struct SiameseArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Starting configuration.
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Start from this `train pos2vec` run's pretrained tower (the shapes must match).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Override the preset's tower and head with the full shape, 773-600-400-200-100 (for a teacher).
+    #[arg(long)]
+    full: bool,
     /// Override the preset's epochs.
     #[arg(long)]
     epochs: Option<usize>,
@@ -54,15 +175,79 @@ pub struct SiameseArgs {
     /// Override the preset's seed.
     #[arg(long)]
     seed: Option<u64>,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// Runs a `train` subcommand.
 pub fn run(command: &Command) -> anyhow::Result<()> {
-    let Command::Siamese(args) = command;
+    match command {
+        Command::Pos2vec(args) => run_pos2vec(args),
+        Command::Siamese(args) => run_siamese(args),
+        Command::Distill(args) => run_distill(args),
+    }
+}
+
+fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
+    let mut config = pos2vec_preset(args.preset);
+    if let Some(epochs) = args.epochs_per_layer {
+        config.epochs_per_layer = epochs;
+    }
+    if let Some(positions) = args.positions_per_epoch {
+        config.positions_per_epoch = positions;
+    }
+    if let Some(batch) = args.batch_size {
+        config.batch_size = batch;
+    }
+    if let Some(lr) = args.learning_rate {
+        config.learning_rate = lr;
+    }
+    let run = &args.run;
+    let table = pos2vec::train(config, &run.data, &run.out, run.device, run.resume, run.quiet, args.max_epochs)?;
+    if let Some(last) = table.rows.last() {
+        println!(
+            "pos2vec: {} epochs, last layer's validation loss {:.5}; start a Siamese run from it with --init {}",
+            table.rows.len(),
+            last[4],
+            run.out.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
+    let mut config = distill_preset(args.preset, &args.teacher);
+    if let Some(epochs) = args.feature_epochs {
+        config.feature_epochs = epochs;
+    }
+    if let Some(epochs) = args.epochs {
+        config.epochs = epochs;
+    }
+    if let Some(pairs) = args.pairs_per_epoch {
+        config.pairs_per_epoch = pairs;
+    }
+    if let Some(positions) = args.positions_per_epoch {
+        config.positions_per_epoch = positions;
+    }
+    let run = &args.run;
+    let table = distill::train(config, &run.data, &run.out, run.device, run.resume, run.quiet, args.max_epochs)?;
+    if let Some(last) = table.rows.last() {
+        println!(
+            "distill: {} epochs, validation accuracy {:.2}% (float); checkpoint {}",
+            table.rows.len(),
+            100.0 * last[5],
+            run.out.join("best.dcnf").display()
+        );
+    }
+    Ok(())
+}
+
+fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
     let mut config = args.preset.config();
+    if args.full {
+        let full = Shape::full();
+        config.tower = full.tower().to_vec();
+        config.head = full.head().to_vec();
+    }
+    config.init = args.init.as_ref().map(|p| p.display().to_string());
     if let Some(epochs) = args.epochs {
         config.epochs = epochs;
     }
@@ -87,14 +272,15 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
     if let Some(seed) = args.seed {
         config.seed = seed;
     }
-    let rows = siamese::train(config, &args.data, &args.out, args.device, args.resume, args.quiet)?;
+    let run = &args.run;
+    let rows = siamese::train(config, &run.data, &run.out, run.device, run.resume, run.quiet)?;
     if let Some(last) = rows.last() {
         println!(
             "epochs {}: train accuracy {:.2}%, validation accuracy {:.2}% (float); checkpoint {}",
             last.epoch,
             100.0 * last.train_accuracy,
             100.0 * last.val_accuracy,
-            args.out.join("model.dcnf").display()
+            run.out.join("model.dcnf").display()
         );
     }
     Ok(())

@@ -17,6 +17,7 @@ use deepchess_trainer::train::batch::Encoded;
 use deepchess_trainer::train::device::DeviceChoice;
 use deepchess_trainer::train::model::{Siamese, tensor_values};
 use deepchess_trainer::train::siamese::{self, Preset};
+use deepchess_trainer::train::{distill, pos2vec};
 
 /// Random games whose result follows the material balance at their end:
 /// a learnable fixture for the tests (labels only; the engine never counts
@@ -213,4 +214,91 @@ fn sparse_first_layer_equals_dense_product() {
     assert!(worst < 1e-4, "gradient difference {worst}");
     // The padding row gets no gradient.
     assert!(gs[773 * 100..].iter().all(|&g| g == 0.0));
+}
+
+/// Asserts that two metrics files have the same header and rows, every
+/// figure but the last (speed, which depends on the machine's load) within
+/// 1e-4: a resumed run reloads its weights from disk, and the flex backend's
+/// sums may round differently in the last bits.
+fn assert_same_metrics(a: &Path, b: &Path) {
+    let (a, b) = (std::fs::read_to_string(a).unwrap(), std::fs::read_to_string(b).unwrap());
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(a.len(), b.len(), "{a:?}\n{b:?}");
+    assert_eq!(a[0], b[0]);
+    for (x, y) in a[1..].iter().zip(&b[1..]) {
+        let parse = |l: &str| -> Vec<f64> { l.split(',').map(|v| v.parse().unwrap()).collect() };
+        let (x, y) = (parse(x), parse(y));
+        let n = x.len() - 1;
+        assert!(x[..n].iter().zip(&y[..n]).all(|(p, q)| (p - q).abs() <= 1e-4), "{x:?}\n{y:?}");
+    }
+}
+
+#[test]
+fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dataset(dir.path());
+    let config = || deepchess_trainer::train_cli::pos2vec_preset(Preset::Smoke).with_epochs_per_layer(2);
+
+    let full = dir.path().join("pos2vec");
+    let table = pos2vec::train(config(), &data, &full, DeviceChoice::Flex, false, true, None).unwrap();
+    // Three tower layers of the distilled shape, two epochs each.
+    assert_eq!(table.rows.len(), 6);
+    for layer in table.rows.chunks(2) {
+        assert!(layer[1][3] < layer[0][3], "each layer's loss falls: {:?}", table.rows);
+    }
+    assert!(full.join("metrics.svg").exists() && full.join("model.bpk").exists());
+
+    // Stopped after 3 epochs (mid-way through layer 2), then resumed.
+    let resumed = dir.path().join("resumed");
+    let part = pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, false, true, Some(3)).unwrap();
+    assert_eq!(part.rows.len(), 3);
+    let rest = pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, true, true, None).unwrap();
+    assert_eq!(rest.rows.len(), 6);
+    assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
+
+    // A Siamese run starts from the pretrained tower.
+    let mut siamese_config = smoke_config(2);
+    siamese_config.init = Some(full.display().to_string());
+    let run = dir.path().join("siamese");
+    let rows = siamese::train(siamese_config, &data, &run, DeviceChoice::Flex, false, true).unwrap();
+    assert!(rows[1].val_accuracy > 0.6, "{rows:?}");
+    let float = deepchess_trainer::export::load_float(&run.join("model.dcnf")).unwrap();
+    assert!(float.description.contains("pretrained by Pos2Vec"), "{}", float.description);
+
+    // A tower of another shape is refused.
+    let mut wrong = Preset::Quick.config();
+    wrong.tower = deepchess_core::Shape::full().tower().to_vec();
+    wrong.head = deepchess_core::Shape::full().head().to_vec();
+    wrong.init = Some(full.display().to_string());
+    let err = siamese::train(wrong, &data, &dir.path().join("wrong"), DeviceChoice::Flex, false, true).unwrap_err();
+    assert!(err.to_string().contains("has the shape"), "{err}");
+}
+
+#[test]
+fn distillation_learns_from_the_teacher_and_resumes() {
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dataset(dir.path());
+    let teacher = dir.path().join("teacher");
+    let rows = siamese::train(smoke_config(3), &data, &teacher, DeviceChoice::Flex, false, true).unwrap();
+    let teacher_accuracy = rows[2].val_accuracy;
+
+    let config = || deepchess_trainer::train_cli::distill_preset(Preset::Smoke, &teacher).with_feature_epochs(2);
+    let full = dir.path().join("student");
+    let table = distill::train(config(), &data, &full, DeviceChoice::Flex, false, true, None).unwrap();
+    assert_eq!(table.rows.len(), 4);
+    // The features phase brings the student's embeddings toward the teacher's.
+    assert!(table.rows[1][3] < table.rows[0][3], "{:?}", table.rows);
+    // The outputs phase gives a student close to its teacher.
+    let student = table.rows[3][5];
+    assert!(student > 0.6 && student > teacher_accuracy - 0.1, "student {student}, teacher {teacher_accuracy}");
+    assert!(full.join("best.dcnf").exists());
+    let float = deepchess_trainer::export::load_float(&full.join("best.dcnf")).unwrap();
+    assert_eq!(float.shape(), &deepchess_core::Shape::distilled());
+
+    let resumed = dir.path().join("resumed");
+    distill::train(config(), &data, &resumed, DeviceChoice::Flex, false, true, Some(3)).unwrap();
+    distill::train(config(), &data, &resumed, DeviceChoice::Flex, true, true, None).unwrap();
+    assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 }

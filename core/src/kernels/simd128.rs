@@ -36,9 +36,32 @@ pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
 }
 
 /// `out[o] = bias[o] + Σ_i input[i] * weights[o][i]`.
+///
+/// Four rows at a time share each widened input chunk; their four sums are
+/// reduced together with two rounds of shuffles and added to four biases in
+/// one vector add.
 pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
     let n = input.len();
-    for ((o, row), &b) in out.iter_mut().zip(weights.chunks_exact(n)).zip(bias) {
+    let blocks = out.len() / 4;
+    for (k, (o, b)) in out.chunks_exact_mut(4).zip(bias.chunks_exact(4)).enumerate() {
+        let rows = &weights[4 * k * n..4 * (k + 1) * n];
+        let (r0, rest) = rows.split_at(n);
+        let (r1, rest) = rest.split_at(n);
+        let (r2, r3) = rest.split_at(n);
+        let mut acc = [i32x4_splat(0); 4];
+        for (i, x) in input.chunks_exact(16).enumerate() {
+            let x = load(x);
+            let (lo, hi) = (u16x8_extend_low_u8x16(x), u16x8_extend_high_u8x16(x));
+            for (a, row) in acc.iter_mut().zip([r0, r1, r2, r3]) {
+                let w = load(&row[16 * i..]);
+                *a = i32x4_add(*a, i32x4_dot_i16x8(lo, i16x8_extend_low_i8x16(w)));
+                *a = i32x4_add(*a, i32x4_dot_i16x8(hi, i16x8_extend_high_i8x16(w)));
+            }
+        }
+        store(o, i32x4_add(load(b), reduce4(acc)));
+    }
+    let rows = weights[4 * blocks * n..].chunks_exact(n);
+    for ((o, row), &b) in out[4 * blocks..].iter_mut().zip(rows).zip(&bias[4 * blocks..]) {
         let mut acc = i32x4_splat(0);
         for (x, w) in input.chunks_exact(16).zip(row.chunks_exact(16)) {
             let x = load(x);
@@ -46,12 +69,17 @@ pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
             acc = i32x4_add(acc, i32x4_dot_i16x8(u16x8_extend_low_u8x16(x), i16x8_extend_low_i8x16(w)));
             acc = i32x4_add(acc, i32x4_dot_i16x8(u16x8_extend_high_u8x16(x), i16x8_extend_high_i8x16(w)));
         }
-        let sum = i32x4_extract_lane::<0>(acc)
-            .wrapping_add(i32x4_extract_lane::<1>(acc))
-            .wrapping_add(i32x4_extract_lane::<2>(acc))
-            .wrapping_add(i32x4_extract_lane::<3>(acc));
-        *o = b.wrapping_add(sum);
+        *o = b.wrapping_add(i32x4_extract_lane::<0>(reduce4([acc, acc, acc, acc])));
     }
+}
+
+/// The lane sums of four vectors, as one vector: `[Σa, Σb, Σc, Σd]` (wrapping).
+#[inline(always)]
+fn reduce4([a, b, c, d]: [v128; 4]) -> v128 {
+    // [a0+a1, b0+b1, a2+a3, b2+b3] and the same for c and d.
+    let ab = i32x4_add(i32x4_shuffle::<0, 4, 2, 6>(a, b), i32x4_shuffle::<1, 5, 3, 7>(a, b));
+    let cd = i32x4_add(i32x4_shuffle::<0, 4, 2, 6>(c, d), i32x4_shuffle::<1, 5, 3, 7>(c, d));
+    i32x4_add(i32x4_shuffle::<0, 1, 4, 5>(ab, cd), i32x4_shuffle::<2, 3, 6, 7>(ab, cd))
 }
 
 /// `out = clamp((sum + 32) >> 6, 0, 127)`.

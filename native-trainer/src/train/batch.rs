@@ -2,7 +2,7 @@
 
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::Features;
-use deepchess_core::arch::MAX_ACTIVE;
+use deepchess_core::arch::{INPUTS, MAX_ACTIVE};
 
 use crate::data::Record;
 use crate::train::model::{PAD_INDEX, Positions};
@@ -50,6 +50,20 @@ impl Encoded {
             indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device),
             mask: Tensor::<3>::from_data(TensorData::new(mask, [batch, MAX_ACTIVE, 1]), device),
         }
+    }
+}
+
+impl Encoded {
+    /// Positions `indices` as dense 773-wide 0/1 rows: what the first
+    /// autoencoder reconstructs.
+    pub fn dense(&self, indices: &[u32], device: &Device) -> Tensor<2> {
+        let mut bits = vec![0f32; indices.len() * INPUTS];
+        for (row, &i) in bits.chunks_exact_mut(INPUTS).zip(indices) {
+            for &bit in self.features[i as usize].as_slice() {
+                row[usize::from(bit)] = 1.0;
+            }
+        }
+        Tensor::<2>::from_data(TensorData::new(bits, [indices.len(), INPUTS]), device)
     }
 }
 

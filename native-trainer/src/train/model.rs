@@ -1,7 +1,7 @@
 //! The Siamese network in burn: a Pos2Vec tower applied to two positions,
 //! and a comparator head on their concatenated features.
 
-use burn::module::Module;
+use burn::module::{Module, ModuleMapper, Param};
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::{Device, Int, Tensor};
 use deepchess_core::arch::{INPUTS, MAX_HIDDEN_WEIGHT};
@@ -30,6 +30,19 @@ pub struct Siamese {
     tower: Vec<Linear>,
     /// The head; the last layer gives the two logits.
     head: Vec<Linear>,
+}
+
+/// A sparse first layer (`[774, h]` weight): `[batch, 37]` bits to `[batch, h]`
+/// sums, gathering and adding one weight row per active bit (an embedding
+/// bag), which is what a dense product with the 773-bit vector computes.
+pub fn bag_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
+    let [batch, slots] = positions.indices.dims();
+    let weight = layer.weight.val(); // [774, h]
+    let width = weight.dims()[1];
+    let rows = weight.select(0, positions.indices.clone().reshape([batch * slots])); // [batch * 37, h]
+    let sums = rows.reshape([batch, slots, width]).mul(positions.mask.clone()).sum_dim(1); // [batch, 1, h]
+    let bias = layer.bias.as_ref().expect("layers have biases").val().reshape([1, width]);
+    sums.reshape([batch, width]).add(bias)
 }
 
 /// The clipped ReLU of the architecture, `min(max(x, 0), 1)`.
@@ -62,13 +75,33 @@ impl Siamese {
     /// The first layer before its activation: `[batch, 37]` bits to
     /// `[batch, h]` sums, gathering and adding one weight row per active bit.
     pub fn first_sums(&self, positions: &Positions) -> Tensor<2> {
-        let [batch, slots] = positions.indices.dims();
-        let weight = self.first.weight.val(); // [774, h]
-        let width = weight.dims()[1];
-        let rows = weight.select(0, positions.indices.clone().reshape([batch * slots])); // [batch * 37, h]
-        let sums = rows.reshape([batch, slots, width]).mul(positions.mask.clone()).sum_dim(1); // [batch, 1, h]
-        let bias = self.first.bias.as_ref().expect("layers have biases").val().reshape([1, width]);
-        sums.reshape([batch, width]).add(bias)
+        bag_sums(&self.first, positions)
+    }
+
+    /// The first `layers` layers of the tower (1 = the first layer alone),
+    /// activated: the codes that the next layer of a stacked autoencoder
+    /// reads.
+    pub fn codes(&self, positions: &Positions, layers: usize) -> Tensor<2> {
+        let mut x = crelu(self.first_sums(positions));
+        for layer in self.tower.iter().take(layers.saturating_sub(1)) {
+            x = crelu(layer.forward(x));
+        }
+        x
+    }
+
+    /// Tower layer `k` (0 is the sparse first layer).
+    pub fn tower_layer(&self, k: usize) -> &Linear {
+        if k == 0 { &self.first } else { &self.tower[k - 1] }
+    }
+
+    /// The network with tower layer `k` replaced (by a pretrained one).
+    pub fn with_tower_layer(mut self, k: usize, layer: Linear) -> Siamese {
+        if k == 0 {
+            self.first = layer;
+        } else {
+            self.tower[k - 1] = layer;
+        }
+        self
     }
 
     /// The first layer's bias, `[h]`.
@@ -149,6 +182,22 @@ fn copy_layer(layer: &Linear, float: &mut FloatLayer) {
     }
     let bias = tensor_values(layer.bias.as_ref().expect("layers have biases").val());
     float.bias_mut().copy_from_slice(&bias);
+}
+
+/// Makes every parameter of `module` a fresh leaf of the autodiff graph.
+///
+/// Observed with burn 0.22.1: saving a clone of an autoencoder right after
+/// an optimizer step made the next backward pass fail ("graph tape has
+/// already been consumed"). Mapping every parameter to a fresh leaf after
+/// each step avoids it.
+pub fn fresh<M: Module>(module: M) -> M {
+    struct Fresh;
+    impl ModuleMapper for Fresh {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            param.map(|t| t.detach().require_grad())
+        }
+    }
+    module.map(&mut Fresh)
 }
 
 /// A tensor's values, row-major.

@@ -27,6 +27,8 @@ use crate::train::batch::{Encoded, TrainPair, pair_batch};
 use crate::train::device::{self, DeviceChoice};
 use crate::train::metrics::{self, EpochMetrics};
 use crate::train::model::{Siamese, tensor_values};
+use crate::train::pos2vec::Pos2VecConfig;
+use crate::train::run::RunDir;
 
 /// The optimizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
@@ -74,6 +76,10 @@ pub struct SiameseConfig {
     /// Seed of the pairs, their order and the initial weights.
     #[config(default = 2016)]
     pub seed: u64,
+    /// A `train pos2vec` run whose pretrained tower (`model.bpk`) the
+    /// network starts from; the paper's way. None: random initial weights.
+    #[config(default = "None")]
+    pub init: Option<String>,
 }
 
 /// `--preset`: a configuration to start from.
@@ -140,9 +146,10 @@ impl RunFiles {
     }
 }
 
-fn optimizer(config: &SiameseConfig) -> ModuleOptimizer {
-    let decay = (config.weight_decay > 0.0).then(|| WeightDecayConfig::new(config.weight_decay as f32));
-    match config.optimizer {
+/// The optimizer of `kind`, with L2 `weight_decay` (none at 0).
+pub fn optimizer(kind: OptimizerKind, weight_decay: f64) -> ModuleOptimizer {
+    let decay = (weight_decay > 0.0).then(|| WeightDecayConfig::new(weight_decay as f32));
+    match kind {
         OptimizerKind::Adam => AdamConfig::new().with_weight_decay(decay).init(),
         OptimizerKind::Sgd => SgdConfig::new().with_weight_decay(decay).init(),
     }
@@ -182,7 +189,9 @@ pub fn train(
         let done = state["epochs_done"].as_u64().context("state.json lacks epochs_done")? as usize;
         let shape = Shape::new(&config.tower, &config.head)?;
         let model = Siamese::new(&shape, &device).load_file(files.path("model.bpk"));
-        let optim = optimizer(&config).load(files.path("optimizer.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        let optim = optimizer(config.optimizer, config.weight_decay)
+            .load(files.path("optimizer.bpk"))
+            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
         let rows = metrics::read(&files.path("metrics.csv"), done)?;
         anyhow::ensure!(rows.len() == done, "metrics.csv has {} epochs, state.json {done}", rows.len());
         (model, optim, rows, config)
@@ -190,7 +199,21 @@ pub fn train(
         let shape = Shape::new(&config.tower, &config.head)?;
         device.seed(config.seed);
         config.save(files.path("config.json"))?;
-        (Siamese::new(&shape, &device), optimizer(&config), Vec::new(), config)
+        let mut model = Siamese::new(&shape, &device);
+        if let Some(init) = &config.init {
+            let pretrained = RunDir::create(Path::new(init))?;
+            let pos2vec = Pos2VecConfig::load(pretrained.path("config.json")).context("--init needs a pos2vec run")?;
+            anyhow::ensure!(
+                pos2vec.tower == config.tower && pos2vec.head == config.head,
+                "the pos2vec run in {init} has the shape {:?} + {:?}, this run {:?} + {:?}",
+                pos2vec.tower,
+                pos2vec.head,
+                config.tower,
+                config.head
+            );
+            model = pretrained.load_module("model", model)?;
+        }
+        (model, optimizer(config.optimizer, config.weight_decay), Vec::new(), config)
     };
 
     for epoch in rows.len()..config.epochs {
@@ -273,7 +296,8 @@ fn checkpoint(
     optim.save(files.path("optimizer.tmp.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
     std::fs::rename(files.path("optimizer.tmp.bpk"), files.path("optimizer.bpk"))?;
     float.description = format!(
-        "DeepChess Siamese network, trained directly; {} epochs of {} pairs; validation accuracy {:.4}",
+        "DeepChess Siamese network, {}; {} epochs of {} pairs; validation accuracy {:.4}",
+        if config.init.is_some() { "tower pretrained by Pos2Vec" } else { "trained directly" },
         rows.len(),
         config.pairs_per_epoch,
         rows.last().map_or(0.0, |r| r.val_accuracy)
