@@ -108,6 +108,8 @@ pub fn pos2vec_preset(preset: Preset) -> Pos2VecConfig {
             Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
                 .with_epochs_per_layer(3)
                 .with_positions_per_epoch(200_000)
+                // Adam at the paper's SGD rate (0.005) left the third layer's codes dead here.
+                .with_learning_rate(0.001)
         }
         Preset::Paper => {
             let shape = Shape::full();

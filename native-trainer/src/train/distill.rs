@@ -20,13 +20,12 @@ use burn::optim::GradientsParams;
 use burn::tensor::activation::{log_softmax, softmax};
 use deepchess_core::{Network, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
-use crate::data::{Dataset, PairSampler, mix};
+use crate::data::mix;
 use crate::eval;
-use crate::train::batch::{Encoded, TrainPair, pair_batch};
-use crate::train::device::{self, DeviceChoice};
+use crate::train::batch::{Encoded, pair_batch};
+use crate::train::device::DeviceChoice;
+use crate::train::inputs::Inputs;
 use crate::train::model::{Siamese, fresh};
 use crate::train::run::{RunDir, state_field};
 use crate::train::siamese::{BEST_FLOAT_NETWORK, FLOAT_NETWORK, OptimizerKind, SiameseConfig, optimizer};
@@ -94,17 +93,15 @@ pub fn train(
     max_epochs: Option<usize>,
 ) -> anyhow::Result<Table> {
     let run = RunDir::create(out)?;
-    let (device, message) = device::select(device_choice)?;
-    if !quiet {
-        eprintln!("{message}");
-    }
     let state = if resume { run.state()? } else { None };
     let config = if state.is_some() { DistillConfig::load(run.path("config.json"))? } else { config };
+    let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
+    let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
     let teacher_run = RunDir::create(Path::new(&config.teacher))?;
     let teacher_config =
         SiameseConfig::load(teacher_run.path("config.json")).context("the teacher must be a `train siamese` run")?;
     let teacher_shape = Shape::new(&teacher_config.tower, &teacher_config.head)?;
-    let teacher = teacher_run.load_module("model", Siamese::new(&teacher_shape, &device))?.no_grad();
+    let teacher = teacher_run.load_module("model", Siamese::new(&teacher_shape, device))?.no_grad();
     let student_shape = Shape::new(&config.tower, &config.head)?;
     anyhow::ensure!(
         student_shape.embedding() == teacher_shape.embedding(),
@@ -113,14 +110,6 @@ pub fn train(
         teacher_shape.embedding()
     );
 
-    let train_set = Dataset::open(&data.join("train.bin"))?;
-    let val_set = Dataset::open(&data.join("val.bin"))?;
-    let sampler = PairSampler::new(train_set.records(), config.seed);
-    anyhow::ensure!(
-        !sampler.white_wins().is_empty() && !sampler.black_wins().is_empty(),
-        "the training split needs positions from games won by each side"
-    );
-    let encoded = Encoded::new(train_set.records());
     let val_encoded = Encoded::new(val_set.records());
     let val_pairs = eval::pairs(val_set.records(), config.val_pairs, config.seed ^ 1);
     let val_positions: Vec<u32> = val_pairs.iter().flat_map(|&(w, l, _)| [w, l]).take(20_000).collect();
@@ -129,7 +118,7 @@ pub fn train(
     let (mut student, mut table, mut done) = match &state {
         Some(state) => {
             let done = state_field(state, "epochs_done")?;
-            let student = run.load_module("model", Siamese::new(&student_shape, &device))?;
+            let student = run.load_module("model", Siamese::new(&student_shape, device))?;
             let table = Table::read(&run.path("metrics.csv"), &COLUMNS, done)?;
             anyhow::ensure!(table.rows.len() == done, "metrics.csv has {} epochs, state.json {done}", table.rows.len());
             (student, table, done)
@@ -137,7 +126,7 @@ pub fn train(
         None => {
             device.seed(config.seed);
             config.save(run.path("config.json"))?;
-            (Siamese::new(&student_shape, &device), Table::new(&COLUMNS), 0)
+            (Siamese::new(&student_shape, device), Table::new(&COLUMNS), 0)
         }
     };
 
@@ -165,13 +154,10 @@ pub fn train(
         let (mut loss_sum, mut seen) = (0f64, 0usize);
         if features_phase {
             progress.set_prefix(format!("features {}/{}", epoch + 1, config.feature_epochs));
-            let positions: Vec<u32> = sampler
-                .epoch(mix(0xd157, epoch as u64), config.positions_per_epoch / 2)
-                .flat_map(|(w, l)| [w, l])
-                .collect();
+            let positions = inputs.epoch_positions(mix(0xd157, epoch as u64), config.positions_per_epoch);
             progress.set_length(positions.len() as u64);
             for chunk in positions.chunks(config.batch_size.max(1)) {
-                let batch = encoded.batch(chunk.iter().map(|&i| (i, false)), &device);
+                let batch = encoded.batch(chunk.iter().map(|&i| (i, false)), device);
                 let target = teacher.embed(&batch).detach();
                 let error = student.embed(&batch) - target;
                 let loss = error.clone().mul(error).mean();
@@ -184,19 +170,10 @@ pub fn train(
             }
         } else {
             progress.set_prefix(format!("outputs {}/{}", epoch + 1, config.epochs));
-            let mut rng = SmallRng::seed_from_u64(mix(config.seed, epoch as u64 + 0xd157));
-            let pairs: Vec<TrainPair> = sampler
-                .epoch(epoch as u64, config.pairs_per_epoch)
-                .map(|(white_win, black_win)| TrainPair {
-                    white_win,
-                    black_win,
-                    swap: rng.random_bool(0.5),
-                    mirror: rng.random_bool(config.mirror.clamp(0.0, 1.0)),
-                })
-                .collect();
+            let pairs = inputs.epoch_pairs(epoch, config.pairs_per_epoch, config.mirror, config.seed);
             progress.set_length(pairs.len() as u64);
             for chunk in pairs.chunks(config.batch_size.max(1)) {
-                let batch = pair_batch(&encoded, chunk, &device);
+                let batch = pair_batch(encoded, chunk, device);
                 let soft = softmax(teacher.forward(&batch.first, &batch.second).detach(), 1);
                 let logits = student.forward(&batch.first, &batch.second);
                 let loss = log_softmax(logits, 1).mul(soft).sum_dim(1).mean().neg();
@@ -217,7 +194,7 @@ pub fn train(
         let val_loss = if features_phase {
             let mut sum = 0f64;
             for chunk in val_positions.chunks(1024) {
-                let batch = val_encoded.batch(chunk.iter().map(|&i| (i, false)), &device);
+                let batch = val_encoded.batch(chunk.iter().map(|&i| (i, false)), device);
                 let error = scoring.embed(&batch) - teacher.embed(&batch);
                 sum += f64::from(error.clone().mul(error).mean().into_scalar::<f32>()) * chunk.len() as f64;
             }

@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod device;
 pub mod distill;
+pub mod inputs;
 pub mod metrics;
 pub mod model;
 pub mod pos2vec;

@@ -20,10 +20,11 @@ use deepchess_core::Shape;
 use deepchess_core::arch::INPUTS;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::data::{Dataset, PairSampler, mix};
+use crate::data::mix;
 use crate::eval;
 use crate::train::batch::Encoded;
-use crate::train::device::{self, DeviceChoice};
+use crate::train::device::DeviceChoice;
+use crate::train::inputs::Inputs;
 use crate::train::model::{Siamese, bag_sums, crelu, fresh};
 use crate::train::run::{RunDir, state_field};
 use crate::train::siamese::{OptimizerKind, optimizer};
@@ -113,18 +114,8 @@ pub fn train(
     max_epochs: Option<usize>,
 ) -> anyhow::Result<Table> {
     let run = RunDir::create(out)?;
-    let (device, message) = device::select(device_choice)?;
-    if !quiet {
-        eprintln!("{message}");
-    }
-    let train_set = Dataset::open(&data.join("train.bin"))?;
-    let val_set = Dataset::open(&data.join("val.bin"))?;
-    let sampler = PairSampler::new(train_set.records(), config.seed);
-    anyhow::ensure!(
-        !sampler.white_wins().is_empty() && !sampler.black_wins().is_empty(),
-        "the training split needs positions from games won by each side"
-    );
-    let encoded = Encoded::new(train_set.records());
+    let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
+    let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
     let val_encoded = Encoded::new(val_set.records());
     let val: Vec<u32> = eval::pairs(val_set.records(), config.val_positions / 2, config.seed ^ 1)
         .iter()
@@ -137,7 +128,7 @@ pub fn train(
             let config = Pos2VecConfig::load(run.path("config.json"))?;
             let shape = Shape::new(&config.tower, &config.head)?;
             let (layer, done) = (state_field(&state, "layer")?, state_field(&state, "epochs_done")?);
-            let model = run.load_module("model", Siamese::new(&shape, &device))?;
+            let model = run.load_module("model", Siamese::new(&shape, device))?;
             let rows = layer * config.epochs_per_layer + done;
             let table = Table::read(&run.path("metrics.csv"), &COLUMNS, rows)?;
             anyhow::ensure!(table.rows.len() == rows, "metrics.csv has {} epochs, state.json {rows}", table.rows.len());
@@ -147,7 +138,7 @@ pub fn train(
             let shape = Shape::new(&config.tower, &config.head)?;
             device.seed(config.seed);
             config.save(run.path("config.json"))?;
-            (config, Siamese::new(&shape, &device), 0, 0, Table::new(&COLUMNS))
+            (config, Siamese::new(&shape, device), 0, 0, Table::new(&COLUMNS))
         }
     };
     let layers = config.tower.len() - 1;
@@ -156,7 +147,7 @@ pub fn train(
         // The layers below are frozen: without gradients, their codes leave
         // no autodiff graph behind.
         let frozen = model.clone().no_grad();
-        let mut ae = autoencoder(&config.tower, layer, config.seed, &device);
+        let mut ae = autoencoder(&config.tower, layer, config.seed, device);
         let mut optim = optimizer(config.optimizer, 0.0);
         if done > 0 {
             ae = run.load_module("autoencoder", ae)?;
@@ -168,10 +159,7 @@ pub fn train(
             }
             budget -= 1;
             let lr = config.learning_rate * config.lr_decay.powi(epoch as i32);
-            let positions: Vec<u32> = sampler
-                .epoch(mix(layer as u64, epoch as u64), config.positions_per_epoch / 2)
-                .flat_map(|(w, l)| [w, l])
-                .collect();
+            let positions = inputs.epoch_positions(mix(layer as u64, epoch as u64), config.positions_per_epoch);
             let progress = if quiet { ProgressBar::hidden() } else { ProgressBar::new(positions.len() as u64) };
             progress.set_style(
                 ProgressStyle::with_template("layer {prefix} {bar:30} {pos}/{len} positions {per_sec} {msg}")
@@ -181,7 +169,7 @@ pub fn train(
             let start = Instant::now();
             let (mut loss_sum, mut seen) = (0f64, 0usize);
             for chunk in positions.chunks(config.batch_size.max(1)) {
-                let loss = loss(&frozen, &ae, layer, &encoded, chunk, &device);
+                let loss = loss(&frozen, &ae, layer, encoded, chunk, device);
                 let grads = GradientsParams::from_grads(loss.backward(), &ae);
                 loss_sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
                 ae = fresh(optim.step(lr, ae, grads));
@@ -193,7 +181,7 @@ pub fn train(
             progress.finish_and_clear();
             let mut val_loss = 0f64;
             for chunk in val.chunks(1024) {
-                let loss = loss(&frozen, &ae, layer, &val_encoded, chunk, &device);
+                let loss = loss(&frozen, &ae, layer, &val_encoded, chunk, device);
                 val_loss += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
             }
             let row = vec![

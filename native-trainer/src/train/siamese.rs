@@ -18,13 +18,11 @@ use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
 use burn::tensor::activation::log_softmax;
 use deepchess_core::{Network, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
-use crate::data::{Dataset, PairSampler, mix};
 use crate::eval;
-use crate::train::batch::{Encoded, TrainPair, pair_batch};
-use crate::train::device::{self, DeviceChoice};
+use crate::train::batch::pair_batch;
+use crate::train::device::DeviceChoice;
+use crate::train::inputs::Inputs;
 use crate::train::metrics::{self, EpochMetrics};
 use crate::train::model::{Siamese, tensor_values};
 use crate::train::pos2vec::Pos2VecConfig;
@@ -167,18 +165,8 @@ pub fn train(
 ) -> anyhow::Result<Vec<EpochMetrics>> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let files = RunFiles { dir: out.to_owned() };
-    let (device, message) = device::select(device_choice)?;
-    if !quiet {
-        eprintln!("{message}");
-    }
-    let train_set = Dataset::open(&data.join("train.bin"))?;
-    let val_set = Dataset::open(&data.join("val.bin"))?;
-    let sampler = PairSampler::new(train_set.records(), config.seed);
-    anyhow::ensure!(
-        !sampler.white_wins().is_empty() && !sampler.black_wins().is_empty(),
-        "the training split needs positions from games won by each side"
-    );
-    let encoded = Encoded::new(train_set.records());
+    let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
+    let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
     let val_pairs = eval::pairs(val_set.records(), config.val_pairs, config.seed ^ 1);
     let val_features = eval::features(val_set.records());
 
@@ -188,7 +176,7 @@ pub fn train(
         let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state_path)?)?;
         let done = state["epochs_done"].as_u64().context("state.json lacks epochs_done")? as usize;
         let shape = Shape::new(&config.tower, &config.head)?;
-        let model = Siamese::new(&shape, &device).load_file(files.path("model.bpk"));
+        let model = Siamese::new(&shape, device).load_file(files.path("model.bpk"));
         let optim = optimizer(config.optimizer, config.weight_decay)
             .load(files.path("optimizer.bpk"))
             .map_err(|e| anyhow::anyhow!("{e:?}"))?;
@@ -199,7 +187,7 @@ pub fn train(
         let shape = Shape::new(&config.tower, &config.head)?;
         device.seed(config.seed);
         config.save(files.path("config.json"))?;
-        let mut model = Siamese::new(&shape, &device);
+        let mut model = Siamese::new(&shape, device);
         if let Some(init) = &config.init {
             let pretrained = RunDir::create(Path::new(init))?;
             let pos2vec = Pos2VecConfig::load(pretrained.path("config.json")).context("--init needs a pos2vec run")?;
@@ -218,16 +206,7 @@ pub fn train(
 
     for epoch in rows.len()..config.epochs {
         let lr = config.learning_rate * config.lr_decay.powi(epoch as i32);
-        let mut rng = SmallRng::seed_from_u64(mix(config.seed, epoch as u64 + 0x5a5a));
-        let pairs: Vec<TrainPair> = sampler
-            .epoch(epoch as u64, config.pairs_per_epoch)
-            .map(|(white_win, black_win)| TrainPair {
-                white_win,
-                black_win,
-                swap: rng.random_bool(0.5),
-                mirror: rng.random_bool(config.mirror.clamp(0.0, 1.0)),
-            })
-            .collect();
+        let pairs = inputs.epoch_pairs(epoch, config.pairs_per_epoch, config.mirror, config.seed);
         let progress = if quiet { ProgressBar::hidden() } else { ProgressBar::new(pairs.len() as u64) };
         progress.set_style(
             ProgressStyle::with_template("epoch {prefix} {bar:30} {pos}/{len} pairs {per_sec} {msg}")
@@ -237,7 +216,7 @@ pub fn train(
         let start = Instant::now();
         let (mut loss_sum, mut correct, mut seen) = (0f64, 0usize, 0usize);
         for chunk in pairs.chunks(config.batch_size.max(1)) {
-            let batch = pair_batch(&encoded, chunk, &device);
+            let batch = pair_batch(encoded, chunk, device);
             let logits = model.forward(&batch.first, &batch.second); // [batch, 2]
             let loss = log_softmax(logits.clone(), 1).mul(batch.target).sum_dim(1).mean().neg();
             let grads = GradientsParams::from_grads(loss.backward(), &model);
