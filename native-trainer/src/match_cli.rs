@@ -14,7 +14,7 @@ use deepchess_core::shakmaty::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::data::GameResult;
-use crate::play::engine::Engine;
+use crate::play::engine::{Engine, Protocol};
 use crate::play::game::{self, PlayedGame, TimeControl};
 use crate::play::openings;
 use crate::play::stats::Score;
@@ -25,6 +25,9 @@ pub struct Args {
     /// The opponent's command line, for example "/usr/games/gnuchess --uci".
     #[arg(long)]
     engine: String,
+    /// The opponent's protocol: `uci`, or `xboard` (Phalanx, for example).
+    #[arg(long, value_enum, default_value = "uci")]
+    protocol: Protocol,
     /// An option for the opponent, `Name=Value` (repeatable), e.g. UCI_Elo=1500.
     #[arg(long = "option")]
     options: Vec<String>,
@@ -109,7 +112,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             scope.spawn(move || {
                 let result = (|| -> anyhow::Result<()> {
                     let mut us = Engine::start(ours, &[])?;
-                    let mut them = Engine::start(&args.engine, options)?;
+                    let mut them = Engine::start_with(args.protocol, &args.engine, options)?;
                     loop {
                         let index = next.fetch_add(1, Ordering::SeqCst);
                         if index >= args.games {

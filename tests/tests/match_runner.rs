@@ -89,6 +89,21 @@ fn a_hung_engine_loses_on_its_move() {
 }
 
 #[test]
+fn xboard_opponents_play_and_castle() {
+    let (summary, pgn) = run_match(
+        &fake("--name Alpha --seed 3"),
+        &fake("--name Xavier --seed 4 --xboard"),
+        &["--protocol", "xboard", "--games", "4", "--movetime", "5", "--max-plies", "120"],
+    );
+    assert!(summary.contains("engine failures : 0"), "{summary}");
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+    assert!(!pgn.contains("illegal move"), "{pgn}");
+    assert!(pgn.contains("\"Xavier\""), "the xboard name is read from its features");
+    // The fake castles whenever it may, and writes it O-O.
+    assert!(pgn.contains(" O-O"), "{pgn}");
+}
+
+#[test]
 fn elo_arithmetic_matches_known_values() {
     // Computed independently (Python's math module).
     let score = Score { wins: 60, draws: 20, losses: 20 };

@@ -1,5 +1,10 @@
-//! A UCI engine in a child process, with timeouts: a crash or a hang is an
+//! A chess engine in a child process, with timeouts: a crash or a hang is an
 //! error the caller can act on (lose the game, restart), never a stuck run.
+//!
+//! Engines speak UCI, or the xboard protocol (version 2, as Phalanx and GNU
+//! Chess do). For xboard the wrapper translates: each move it sets up the
+//! game with `new`, `force` and the moves so far, gives the clocks (`level`,
+//! `time`, `otim`) or a fixed time (`st`), sends `go`, and reads `move …`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -35,8 +40,21 @@ pub enum EngineError {
     },
 }
 
-/// A running UCI engine.
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Protocol {
+    /// The Universal Chess Interface.
+    #[default]
+    Uci,
+    /// The xboard (CECP) protocol, version 2.
+    Xboard,
+}
+
+/// A running engine.
 pub struct Engine {
+    protocol: Protocol,
+    /// Whether an xboard engine answers `ping` with `pong`.
+    ping: bool,
     command: String,
     options: Vec<(String, String)>,
     name: String,
@@ -51,9 +69,15 @@ pub struct Engine {
 pub const HANDSHAKE: Duration = Duration::from_secs(20);
 
 impl Engine {
-    /// Starts `command` (split on whitespace), sends `uci` and the options,
-    /// and waits for `readyok`.
+    /// Starts a UCI engine: `command` (split on whitespace), `uci`, the
+    /// options, and `readyok`.
     pub fn start(command: &str, options: &[(String, String)]) -> Result<Engine, EngineError> {
+        Engine::start_with(Protocol::Uci, command, options)
+    }
+
+    /// Starts an engine that speaks `protocol`. For xboard, options are sent
+    /// as `option Name=Value`.
+    pub fn start_with(protocol: Protocol, command: &str, options: &[(String, String)]) -> Result<Engine, EngineError> {
         let mut words = command.split_whitespace();
         let program = words.next().unwrap_or_default();
         let mut child = Command::new(program)
@@ -74,6 +98,8 @@ impl Engine {
             }
         });
         let mut engine = Engine {
+            protocol,
+            ping: false,
             command: command.into(),
             options: options.to_vec(),
             name: command.into(),
@@ -82,6 +108,14 @@ impl Engine {
             lines,
             limit_strength: None,
         };
+        if protocol == Protocol::Xboard {
+            engine.xboard_handshake()?;
+            for (name, value) in options {
+                engine.send(&format!("option {name}={value}"))?;
+            }
+            engine.ready()?;
+            return Ok(engine);
+        }
         engine.send("uci")?;
         let (mut min_elo, mut max_elo, mut limit) = (None, None, false);
         for line in engine.read_until("uciok", HANDSHAKE)? {
@@ -134,7 +168,7 @@ impl Engine {
     pub fn restart(&mut self) -> Result<(), EngineError> {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        *self = Engine::start(&self.command.clone(), &self.options.clone())?;
+        *self = Engine::start_with(self.protocol, &self.command.clone(), &self.options.clone())?;
         Ok(())
     }
 
@@ -145,20 +179,81 @@ impl Engine {
             .map_err(|_| EngineError::Exited { name: self.name.clone() })
     }
 
-    /// `isready` → `readyok`.
+    /// `isready` → `readyok` (xboard: `ping` → `pong`, where the engine
+    /// offers it).
     pub fn ready(&mut self) -> Result<(), EngineError> {
-        self.send("isready")?;
-        self.read_until("readyok", HANDSHAKE).map(|_| ())
+        match self.protocol {
+            Protocol::Uci => {
+                self.send("isready")?;
+                self.read_until("readyok", HANDSHAKE).map(|_| ())
+            }
+            Protocol::Xboard if self.ping => {
+                self.send("ping 1")?;
+                self.read_until("pong", HANDSHAKE).map(|_| ())
+            }
+            Protocol::Xboard => Ok(()),
+        }
+    }
+
+    /// Tells the engine that a new game starts.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        match self.protocol {
+            Protocol::Uci => self.send("ucinewgame"),
+            // Every move sets the game up again with `new`.
+            Protocol::Xboard => Ok(()),
+        }
+    }
+
+    /// `xboard`, `protover 2`, then the features up to `done=1`. Engines
+    /// older than version 2 send none: after a short wait they are taken as
+    /// they are.
+    fn xboard_handshake(&mut self) -> Result<(), EngineError> {
+        self.send("xboard")?;
+        self.send("protover 2")?;
+        let done = |line: &str| line.starts_with("feature ") && line.split_whitespace().any(|w| w == "done=1");
+        let lines = match self.read_until_line("feature done=1", done, Duration::from_secs(5)) {
+            Ok(lines) => lines,
+            Err(EngineError::Timeout { .. }) => Vec::new(),
+            Err(err) => return Err(err),
+        };
+        for line in lines.iter().filter(|l| l.starts_with("feature ")) {
+            if let Some(name) = line.split("myname=\"").nth(1).and_then(|rest| rest.split('"').next()) {
+                self.name = name.to_string();
+            }
+            if line.split_whitespace().any(|w| w == "ping=1") {
+                self.ping = true;
+            }
+            // Accept every feature the engine asks for; none changes what we send.
+            for feature in line.split_whitespace().skip(1).filter_map(|w| w.split('=').next()) {
+                if feature != "done" {
+                    let _ = self.send(&format!("accepted {feature}"));
+                }
+            }
+        }
+        // No pondering, and no thinking output to skip.
+        self.send("easy")?;
+        self.send("nopost")
     }
 
     /// Reads lines until one starts with `prefix` (returned last), or `timeout`.
     pub fn read_until(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, EngineError> {
+        self.read_until_line(prefix, |line| line.starts_with(prefix), timeout)
+    }
+
+    /// Reads lines until one satisfies `last` (returned last), or `timeout`;
+    /// `expected` names it in the error.
+    fn read_until_line(
+        &mut self,
+        expected: &str,
+        last: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
             match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(line) => {
-                    let done = line.starts_with(prefix);
+                    let done = last(&line);
                     seen.push(line);
                     if done {
                         return Ok(seen);
@@ -167,7 +262,7 @@ impl Engine {
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(EngineError::Timeout {
                         name: self.name.clone(),
-                        expected: prefix.into(),
+                        expected: expected.into(),
                         waited: timeout,
                     });
                 }
@@ -184,6 +279,9 @@ impl Engine {
         go: &str,
         limit: Duration,
     ) -> Result<(String, Duration), EngineError> {
+        if self.protocol == Protocol::Xboard {
+            return self.xboard_move(moves, go, limit);
+        }
         let position = if moves.is_empty() {
             "position startpos".to_string()
         } else {
@@ -195,6 +293,56 @@ impl Engine {
         let lines = self.read_until("bestmove", limit)?;
         let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or("(none)").to_string();
         Ok((best, start.elapsed()))
+    }
+}
+
+impl Engine {
+    /// [`best_move`](Self::best_move) for an xboard engine: `go` is the UCI
+    /// command, translated (`movetime` to `st`, the clocks to `level`,
+    /// `time` and `otim`; `nodes` is not supported by xboard and becomes 1 s).
+    fn xboard_move(&mut self, moves: &[String], go: &str, limit: Duration) -> Result<(String, Duration), EngineError> {
+        let words: Vec<&str> = go.split_whitespace().collect();
+        let field = |key: &str| words.windows(2).find(|w| w[0] == key).and_then(|w| w[1].parse::<u64>().ok());
+        let white = moves.len() % 2 == 0;
+        self.send("new")?;
+        self.send("force")?;
+        for m in moves {
+            self.send(m)?;
+        }
+        match (field("wtime"), field("btime")) {
+            (Some(wtime), Some(btime)) => {
+                let (mine, theirs) = if white { (wtime, btime) } else { (btime, wtime) };
+                let inc = field(if white { "winc" } else { "binc" }).unwrap_or(0);
+                let base = mine / 1000;
+                self.send(&format!("level 0 {}:{:02} {}", base / 60, base % 60, inc / 1000))?;
+                self.send(&format!("time {}", mine / 10))?;
+                self.send(&format!("otim {}", theirs / 10))?;
+            }
+            _ => {
+                let seconds = field("movetime").map_or(1, |ms| ms.div_ceil(1000).max(1));
+                self.send(&format!("st {seconds}"))?;
+            }
+        }
+        let start = Instant::now();
+        self.send("go")?;
+        let answer = |line: &str| line.starts_with("move ") || line.contains("move is: ") || line.starts_with("resign");
+        let lines = self.read_until_line("move", answer, limit)?;
+        let elapsed = start.elapsed();
+        // `move e2e4` (or `My move is: e2e4` from old engines); a resignation
+        // is no move, which loses the game.
+        let last = lines.last().map(String::as_str).unwrap_or_default();
+        let best = match last.strip_prefix("move ").or_else(|| last.split_once("move is: ").map(|(_, m)| m)) {
+            // Castling may come as O-O or O-O-O (Phalanx sends it so).
+            Some(m) => match (m.trim().replace('0', "O").as_str(), white) {
+                ("O-O", true) => "e1g1".to_string(),
+                ("O-O-O", true) => "e1c1".to_string(),
+                ("O-O", false) => "e8g8".to_string(),
+                ("O-O-O", false) => "e8c8".to_string(),
+                _ => m.trim().to_string(),
+            },
+            None => "(none)".to_string(),
+        };
+        Ok((best, elapsed))
     }
 }
 

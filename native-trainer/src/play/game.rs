@@ -140,7 +140,7 @@ pub fn play(
     };
     for engine in [&mut *white, &mut *black] {
         // A fresh game for both; a failure here is the engine's loss below.
-        let _ = engine.send("ucinewgame");
+        let _ = engine.new_game();
     }
     let finish = |result, termination, moves| Ok(PlayedGame { moves, opening_plies, result, termination });
     loop {

@@ -3,6 +3,10 @@
 //!
 //! `fake_uci_engine [--name N] [--seed S] [--crash-after K] [--hang-after K] [--illegal-after K]`
 //! (K counts the `go` commands this process has answered).
+//!
+//! With `--xboard` it speaks the xboard protocol instead, as Phalanx does:
+//! features up to `done=1`, `ping`/`pong`, `new`, `force`, moves, `go`, and
+//! `move …` answers; it castles whenever it may, written `O-O` or `O-O-O`.
 
 use std::io::{BufRead, Write};
 
@@ -21,6 +25,10 @@ fn main() {
     let mut moves: Vec<String> = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if args.iter().any(|a| a == "--xboard") {
+        xboard(&name, &mut rng);
+        return;
+    }
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
@@ -51,6 +59,47 @@ fn main() {
                 let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 time 0 pv {best}\nbestmove {best}");
             }
             Some("quit") => return,
+            _ => {}
+        }
+        let _ = out.flush();
+    }
+}
+
+/// The xboard protocol: castles whenever it may (to test how castling is
+/// written), else plays a random legal move.
+fn xboard(name: &str, rng: &mut SmallRng) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut moves: Vec<String> = Vec::new();
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("protover") => {
+                let _ = writeln!(out, "feature myname=\"{name}\" ping=1 setboard=1\nfeature done=1");
+            }
+            Some("ping") => {
+                let _ = writeln!(out, "pong {}", words.get(1).unwrap_or(&"0"));
+            }
+            Some("new") => moves.clear(),
+            Some("go") => {
+                let (pos, _) = parse_game(None, &moves).expect("the runner sends legal moves");
+                let legal = pos.legal_moves();
+                let m = match legal.iter().find(|m| m.is_castle()) {
+                    Some(castle) => *castle,
+                    None => legal[rng.random_range(0..legal.len())],
+                };
+                let text = match m.castling_side() {
+                    Some(shakmaty::CastlingSide::KingSide) => "O-O".to_string(),
+                    Some(shakmaty::CastlingSide::QueenSide) => "O-O-O".to_string(),
+                    None => uci_move(m).to_string(),
+                };
+                moves.push(uci_move(m).to_string());
+                let _ = writeln!(out, "move {text}");
+            }
+            Some("quit") => return,
+            Some(word) if word.len() >= 4 && word.as_bytes()[0].is_ascii_lowercase() && word.as_bytes()[1].is_ascii_digit() => {
+                moves.push(word.to_string());
+            }
             _ => {}
         }
         let _ = out.flush();
