@@ -303,7 +303,7 @@ impl Engine {
     fn xboard_move(&mut self, moves: &[String], go: &str, limit: Duration) -> Result<(String, Duration), EngineError> {
         let words: Vec<&str> = go.split_whitespace().collect();
         let field = |key: &str| words.windows(2).find(|w| w[0] == key).and_then(|w| w[1].parse::<u64>().ok());
-        let white = moves.len() % 2 == 0;
+        let white = moves.len().is_multiple_of(2);
         self.send("new")?;
         self.send("force")?;
         for m in moves {

@@ -97,7 +97,11 @@ fn xboard(name: &str, rng: &mut SmallRng) {
                 let _ = writeln!(out, "move {text}");
             }
             Some("quit") => return,
-            Some(word) if word.len() >= 4 && word.as_bytes()[0].is_ascii_lowercase() && word.as_bytes()[1].is_ascii_digit() => {
+            Some(word)
+                if word.len() >= 4
+                    && word.as_bytes()[0].is_ascii_lowercase()
+                    && word.as_bytes()[1].is_ascii_digit() =>
+            {
                 moves.push(word.to_string());
             }
             _ => {}
