@@ -28,7 +28,7 @@ use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::model::{Siamese, fresh};
 use crate::train::run::{RunDir, state_field};
-use crate::train::siamese::{BEST_FLOAT_NETWORK, FLOAT_NETWORK, OptimizerKind, SiameseConfig, optimizer};
+use crate::train::siamese::{OptimizerKind, SiameseConfig, optimizer};
 use crate::train::table::Table;
 
 /// Hyperparameters of a distillation run, saved as `config.json`.
@@ -234,15 +234,11 @@ pub fn train(
             done.saturating_sub(config.feature_epochs),
             val_accuracy
         );
-        let bytes = float.to_float_bytes();
         run.save_module("model", &student)?;
         run.save_optimizer("optimizer", &optim)?;
-        run.replace(FLOAT_NETWORK, &bytes)?;
         // The best output-phase epoch by validation accuracy is kept as best.dcnf.
         let best = table.rows.iter().filter(|r| r[1] == 2.0).map(|r| r[5]).fold(f64::MIN, f64::max);
-        if !features_phase && val_accuracy >= best {
-            run.replace(BEST_FLOAT_NETWORK, &bytes)?;
-        }
+        run.save_float(&float.to_float_bytes(), !features_phase && val_accuracy >= best)?;
         table.write(run.dir(), "metrics", &["train_loss", "val_loss", "val_accuracy"], "loss, accuracy")?;
         run.set_state(serde_json::json!({ "epochs_done": done }))?;
     }

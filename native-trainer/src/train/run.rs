@@ -9,6 +9,11 @@ use anyhow::Context;
 use burn::module::Module;
 use burn::optim::ModuleOptimizer;
 
+/// The float network of the last completed epoch, in a run's directory.
+pub const FLOAT_NETWORK: &str = "model.dcnf";
+/// The float network of the best validation epoch, in a run's directory.
+pub const BEST_FLOAT_NETWORK: &str = "best.dcnf";
+
 /// The directory of one run.
 pub struct RunDir {
     dir: PathBuf,
@@ -63,6 +68,17 @@ impl RunDir {
     /// Loads an optimizer's state from `<name>.bpk`.
     pub fn load_optimizer(&self, name: &str, optim: ModuleOptimizer) -> anyhow::Result<ModuleOptimizer> {
         optim.load(self.path(&format!("{name}.bpk"))).map_err(|e| anyhow::anyhow!("{e:?}"))
+    }
+
+    /// Writes the epoch's float network (`.dcnf` bytes) as [`FLOAT_NETWORK`],
+    /// and as [`BEST_FLOAT_NETWORK`] too when `best`: what `deepchess
+    /// export` reads.
+    pub fn save_float(&self, bytes: &[u8], best: bool) -> anyhow::Result<()> {
+        self.replace(FLOAT_NETWORK, bytes)?;
+        if best {
+            self.replace(BEST_FLOAT_NETWORK, bytes)?;
+        }
+        Ok(())
     }
 
     /// The saved state, if the run has completed an epoch.

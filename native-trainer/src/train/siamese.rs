@@ -7,12 +7,11 @@
 //! each epoch it writes the metrics, the plot and a checkpoint, so a run
 //! killed at any moment loses at most the epoch in progress (`--resume`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
 use burn::config::Config;
-use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
 use burn::tensor::activation::log_softmax;
@@ -26,7 +25,7 @@ use crate::train::inputs::Inputs;
 use crate::train::metrics::{self, EpochMetrics};
 use crate::train::model::{Siamese, tensor_values};
 use crate::train::pos2vec::Pos2VecConfig;
-use crate::train::run::RunDir;
+use crate::train::run::{RunDir, state_field};
 
 /// The optimizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
@@ -118,32 +117,6 @@ impl Preset {
     }
 }
 
-/// The float network of the last completed epoch, in a run's directory.
-pub const FLOAT_NETWORK: &str = "model.dcnf";
-/// The float network of the best validation epoch, in a run's directory.
-pub const BEST_FLOAT_NETWORK: &str = "best.dcnf";
-
-/// Where a run keeps its files.
-pub struct RunFiles {
-    dir: PathBuf,
-}
-
-impl RunFiles {
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    /// The float network of the last completed epoch (`.dcnf`).
-    pub fn float_network(&self) -> PathBuf {
-        self.path(FLOAT_NETWORK)
-    }
-
-    /// The float network of the epoch with the best validation accuracy.
-    pub fn best_float_network(&self) -> PathBuf {
-        self.path(BEST_FLOAT_NETWORK)
-    }
-}
-
 /// The optimizer of `kind`, with L2 `weight_decay` (none at 0).
 pub fn optimizer(kind: OptimizerKind, weight_decay: f64) -> ModuleOptimizer {
     let decay = (weight_decay > 0.0).then(|| WeightDecayConfig::new(weight_decay as f32));
@@ -163,30 +136,26 @@ pub fn train(
     resume: bool,
     quiet: bool,
 ) -> anyhow::Result<Vec<EpochMetrics>> {
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let files = RunFiles { dir: out.to_owned() };
+    let run = RunDir::create(out)?;
     let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
     let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
     let val_pairs = eval::pairs(val_set.records(), config.val_pairs, config.seed ^ 1);
     let val_features = eval::features(val_set.records());
 
-    let state_path = files.path("state.json");
-    let (mut model, mut optim, mut rows, config) = if resume && state_path.exists() {
-        let config = SiameseConfig::load(files.path("config.json")).context("cannot read config.json")?;
-        let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state_path)?)?;
-        let done = state["epochs_done"].as_u64().context("state.json lacks epochs_done")? as usize;
+    let state = if resume { run.state()? } else { None };
+    let (mut model, mut optim, mut rows, config) = if let Some(state) = state {
+        let config = SiameseConfig::load(run.path("config.json")).context("cannot read config.json")?;
+        let done = state_field(&state, "epochs_done")?;
         let shape = Shape::new(&config.tower, &config.head)?;
-        let model = Siamese::new(&shape, device).load_file(files.path("model.bpk"));
-        let optim = optimizer(config.optimizer, config.weight_decay)
-            .load(files.path("optimizer.bpk"))
-            .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-        let rows = metrics::read(&files.path("metrics.csv"), done)?;
+        let model = run.load_module("model", Siamese::new(&shape, device))?;
+        let optim = run.load_optimizer("optimizer", optimizer(config.optimizer, config.weight_decay))?;
+        let rows = metrics::read(&run.path("metrics.csv"), done)?;
         anyhow::ensure!(rows.len() == done, "metrics.csv has {} epochs, state.json {done}", rows.len());
         (model, optim, rows, config)
     } else {
         let shape = Shape::new(&config.tower, &config.head)?;
         device.seed(config.seed);
-        config.save(files.path("config.json"))?;
+        config.save(run.path("config.json"))?;
         let mut model = Siamese::new(&shape, device);
         if let Some(init) = &config.init {
             let pretrained = RunDir::create(Path::new(init))?;
@@ -249,31 +218,24 @@ pub fn train(
             eprintln!("{}  (validation, quantized: {q:.4})", row.csv_row());
         }
         rows.push(row);
-        checkpoint(&files, &model, &optim, float, &rows, &config)?;
+        checkpoint(&run, &model, &optim, float, &rows, &config)?;
     }
     Ok(rows)
 }
 
-/// Writes the epoch's files, each to a temporary name first; `state.json`
-/// is written last, so a kill at any moment leaves the previous epoch whole.
+/// Writes the epoch's files through [`RunDir`], each replaced atomically;
+/// `state.json` is written last, so a kill at any moment leaves the
+/// previous epoch whole.
 fn checkpoint(
-    files: &RunFiles,
+    run: &RunDir,
     model: &Siamese,
     optim: &ModuleOptimizer,
     mut float: deepchess_core::FloatNetwork,
     rows: &[EpochMetrics],
     config: &SiameseConfig,
 ) -> anyhow::Result<()> {
-    let replace = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
-        let tmp = files.path(&format!("{name}.tmp"));
-        std::fs::write(&tmp, bytes)?;
-        std::fs::rename(&tmp, files.path(name))?;
-        Ok(())
-    };
-    model.clone().save_file(files.path("model.tmp.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    std::fs::rename(files.path("model.tmp.bpk"), files.path("model.bpk"))?;
-    optim.save(files.path("optimizer.tmp.bpk")).map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    std::fs::rename(files.path("optimizer.tmp.bpk"), files.path("optimizer.bpk"))?;
+    run.save_module("model", model)?;
+    run.save_optimizer("optimizer", optim)?;
     float.description = format!(
         "DeepChess Siamese network, {}; {} epochs of {} pairs; validation accuracy {:.4}",
         if config.init.is_some() { "tower pretrained by Pos2Vec" } else { "trained directly" },
@@ -281,14 +243,9 @@ fn checkpoint(
         config.pairs_per_epoch,
         rows.last().map_or(0.0, |r| r.val_accuracy)
     );
-    let bytes = float.to_float_bytes();
-    replace(FLOAT_NETWORK, &bytes)?;
     // The epoch with the best validation accuracy is kept as best.dcnf.
     let best = rows.iter().map(|r| r.val_accuracy).fold(f64::MIN, f64::max);
-    if rows.last().is_some_and(|r| r.val_accuracy >= best) {
-        replace(BEST_FLOAT_NETWORK, &bytes)?;
-    }
-    metrics::write(&files.dir, rows)?;
-    replace("state.json", serde_json::json!({ "epochs_done": rows.len() }).to_string().as_bytes())?;
-    Ok(())
+    run.save_float(&float.to_float_bytes(), rows.last().is_some_and(|r| r.val_accuracy >= best))?;
+    metrics::write(run.dir(), rows)?;
+    run.set_state(serde_json::json!({ "epochs_done": rows.len() }))
 }
