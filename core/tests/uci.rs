@@ -190,6 +190,16 @@ fn evalfile_is_a_host_request() {
 }
 
 #[test]
+fn evalfile_embedded_is_loaded_by_the_engine() {
+    let mut e = UciEngine::new(None);
+    let mut out = Vec::new();
+    let request = e.handle("setoption name EvalFile value <embedded>", 0, &mut |l| out.push(l.to_string()));
+    assert_eq!(request, Request::Continue);
+    let (name, _) = deepchess_core::DEFAULT_NETWORK.expect("weights/DEFAULT is embedded");
+    assert_eq!(out, [format!("info string loaded network {name}: {}", e.network().unwrap().shape())]);
+}
+
+#[test]
 fn parser_edge_cases() {
     assert_eq!(
         Command::parse("setoption name Move Overhead value 50"),

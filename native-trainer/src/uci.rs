@@ -89,16 +89,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 fn load_eval_file(engine: &mut UciEngine, path: &str, out: &mut dyn FnMut(&str)) {
-    if path == "<embedded>" {
-        match network::embedded() {
-            Some((name, net)) => {
-                out(&format!("info string loaded network {name}: {}", net.shape()));
-                engine.set_network(net);
-            }
-            None => out("info string error: this build has no embedded network"),
-        }
-        return;
-    }
     let bytes = std::fs::read(path).map_err(|err| err.to_string());
     engine.load_network(bytes.as_deref().map_err(Clone::clone), path, out);
 }

@@ -38,13 +38,6 @@ impl Engine {
         match self.uci.handle(line, now(), &mut |l: &str| lines.push(l.to_string())) {
             Request::Continue => {}
             Request::Quit => self.quit = true,
-            Request::LoadEvalFile(source) if source == "<embedded>" => match embedded() {
-                Ok((name, net)) => {
-                    lines.push(format!("info string loaded network {name}: {}", net.shape()));
-                    self.uci.set_network(net);
-                }
-                Err(err) => lines.push(format!("info string error: {err}")),
-            },
             Request::LoadEvalFile(source) => self.eval_file = Some(source),
         }
         lines

@@ -17,6 +17,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
+use crate::default_network::DEFAULT_NETWORK;
 use crate::network::Network;
 use crate::search::{Event, Limits, Line, NetComparator, NetLeaf, Search, zobrist};
 use crate::uci::command::{Command, Go};
@@ -39,7 +40,8 @@ pub enum Request {
     /// `quit` was received.
     Quit,
     /// `setoption name EvalFile value <path>`: the host reads the file and
-    /// calls [`UciEngine::load_network`]; `<embedded>` means the default net.
+    /// calls [`UciEngine::load_network`]. (`<embedded>`, the default network,
+    /// is loaded by the engine itself and never reaches the host.)
     LoadEvalFile(String),
 }
 
@@ -207,6 +209,10 @@ impl UciEngine {
             "move overhead" => match number(0, 5000) {
                 Some(ms) => self.options.move_overhead = ms,
                 None => invalid(),
+            },
+            "evalfile" if value == "<embedded>" => match DEFAULT_NETWORK {
+                Some((name, bytes)) => self.load_network(Ok(bytes), name, out),
+                None => out("info string error: this build has no embedded network"),
             },
             "evalfile" if !value.is_empty() => return Request::LoadEvalFile(value.to_string()),
             _ => out(&format!("info string error: unknown option {name:?}")),
