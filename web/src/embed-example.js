@@ -81,7 +81,8 @@ worker.onmessage = (event) => {
   } else if (line.startsWith('info depth') && !pending) {
     const words = line.split(' ');
     const at = (key) => words[words.indexOf(key) + 1];
-    const pv = words.slice(words.indexOf('pv') + 1).map(parseUci);
+    const ucis = words.slice(words.indexOf('pv') + 1);
+    const pv = ucis.map(parseUci);
     const kind = at('score');
     const score = kind === 'mate' ? `#${at('mate')}` : `${(Number(at('cp')) / 100).toFixed(2)}`;
     lines.set(at('multipv'), `${score} ${makeSanVariation(pos, pv)}`);
@@ -92,8 +93,10 @@ worker.onmessage = (event) => {
       li.textContent = text;
       $('#pv-lines').append(li);
     }
-    const best = pv[0];
-    if (best) board.setAutoShapes([{ orig: words[words.indexOf('pv') + 1].slice(0, 2), dest: words[words.indexOf('pv') + 1].slice(2, 4), brush: 'green' }]);
+    // The arrow shows the first line's move, whichever line arrived last.
+    if (at('multipv') === '1' && ucis.length) {
+      board.setAutoShapes([{ orig: ucis[0].slice(0, 2), dest: ucis[0].slice(2, 4), brush: 'green' }]);
+    }
   }
 };
 send('uci');
