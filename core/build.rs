@@ -15,12 +15,12 @@ fn main() {
             assert!(file.is_file(), "weights/DEFAULT names {}, which does not exist", file.display());
             println!("cargo::rerun-if-changed={}", file.display());
             format!(
-                "/// The default network, `weights/{name}`.\npub const DEFAULT_NETWORK: Option<(&str, &[u8])> = Some(({name:?}, include_bytes!({path:?})));\n",
+                "/// The default network, `weights/{name}`: a `static`, so that every use shares one copy of the bytes.\npub static DEFAULT_NETWORK: Option<(&str, &[u8])> = Some(({name:?}, include_bytes!({path:?})));\n",
                 name = name.trim(),
                 path = file.canonicalize().expect("the file exists").display().to_string(),
             )
         }
-        Err(_) => "/// No default network was embedded (`weights/DEFAULT` is missing).\npub const DEFAULT_NETWORK: Option<(&str, &[u8])> = None;\n".to_string(),
+        Err(_) => "/// No default network was embedded (`weights/DEFAULT` is missing).\npub static DEFAULT_NETWORK: Option<(&str, &[u8])> = None;\n".to_string(),
     };
     std::fs::write(out, code).expect("OUT_DIR is writable");
 }
