@@ -1,7 +1,10 @@
 # DeepChess build, test and benchmark entry points. `make test` is what CI runs.
 
 CARGO ?= cargo
-TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+# One persistent target directory outside the clone, for `make` and `.ci/run`
+# alike (override with CARGO_TARGET_DIR).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(HOME)/.cache/deepchess/target)
+export CARGO_TARGET_DIR := $(TARGET_DIR)
 WASM_TARGET := wasm32-unknown-unknown
 # The SIMD128 build uses .cargo/config.toml's flags; the scalar build turns SIMD off
 # and lives in its own target directory so the two never rebuild each other.
@@ -28,13 +31,19 @@ export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 # about half an hour from a cold cache on two cores.
 TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 
-.PHONY: test lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native bench-wasm \
-	tools wasm-web web serve test-web bench-web
+.PHONY: test test-tools lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native \
+	bench-wasm tools wasm-web web serve test-web bench-web
 
-## The wgpu build, lints, the no_std and wasm32 builds of core, the SIMD128
-## kernels against the scalar oracle under node, and every test of the
-## workspace (last, so the run ends on the test runner's summary).
-test: check-wgpu lint build-core test-wasm test-web test-native
+## What the tests need, installed first (idempotent), then the wgpu build,
+## lints, the no_std and wasm32 builds of core, the SIMD128 kernels against
+## the scalar oracle under node, and every test of the workspace (last, so
+## the run ends on the test runner's summary).
+test: test-tools check-wgpu lint build-core test-wasm test-web test-native
+
+## Everything `make test` needs: `tools` plus clippy, rustfmt and Debian's
+## chromium and chromium-driver (scripts/tools.sh --test).
+test-tools:
+	bash scripts/tools.sh --test
 
 lint:
 	$(CARGO) fmt --all --check

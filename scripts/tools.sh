@@ -2,10 +2,21 @@
 # Installs, if missing, what the browser build needs: the wasm32 target,
 # wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (the two
 # must match), and the npm packages of web/ (esbuild, chessground, chessops,
-# binaryen's wasm-opt, playwright-core). Safe to run again: it only installs
-# what is absent or out of date.
+# binaryen's wasm-opt, playwright-core). With --test, also what `make test`
+# needs: clippy, rustfmt, and Debian's chromium and chromium-driver (first, so
+# that a missing prerequisite shows in the first seconds, not after a build).
+# Safe to run again: it only installs what is absent or out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/apt.sh
+
+if [ "${1:-}" = "--test" ]; then
+    # The browser tests drive Debian's chromium: Playwright (npm
+    # playwright-core) directly, wasm-bindgen-test through chromedriver.
+    apt_install_missing chromium chromium-driver
+    rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+    rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown
@@ -15,7 +26,7 @@ version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); pr
 installed=$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2 || true)
 if [ "$installed" != "$version" ]; then
     echo "tools: installing wasm-bindgen-cli $version (found: ${installed:-none})"
-    cargo install wasm-bindgen-cli --version "=$version" --force
+    cargo install wasm-bindgen-cli --version "=$version" --locked --force
 fi
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

@@ -30,7 +30,10 @@ self.addEventListener('fetch', (event) => {
     caches.open(VERSION).then(async (cache) => {
       // `?build=scalar` and other parameters select behaviour, not content.
       const cached = await cache.match(request, { ignoreSearch: true });
-      if (cached) return cached;
+      // The cached response carries the URL it was stored under, without the
+      // query; a worker started from it would take that as its location and
+      // lose its options. A copy has no URL, so the request's stays.
+      if (cached) return new URL(request.url).search ? new Response(cached.body, cached) : cached;
       try {
         const response = await fetch(request);
         if (response.ok) cache.put(request, response.clone());

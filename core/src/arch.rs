@@ -157,6 +157,28 @@ const fn fnv_word(mut hash: u32, word: u32, prime: u32) -> u32 {
     hash
 }
 
+/// Centipawns per unit of utility in a network whose scale was not fitted
+/// (a zero or random network): a factor of e in the odds reads as one pawn.
+pub const DEFAULT_CP_SCALE: f32 = 100.0;
+
+/// Largest static evaluation the utility head reports, in centipawns; the
+/// scalar search keeps scores beyond it for mates.
+pub const MAX_EVAL_CP: i32 = 10_000;
+
+/// Word mixed into the architecture hash of a network that carries a
+/// utility head (see [`arch_hash_with_utility`]).
+pub const UTILITY_TAG: u32 = 0x5554_494c; // "UTIL"
+
+/// The architecture hash of a network with `tower`, a comparison `head`
+/// (empty when it has none) and, if `utility`, a utility head
+/// (`embedding → 1`, quantized as a hidden layer). Without a utility head it
+/// is [`arch_hash`], so files written before utility heads existed keep their
+/// hash.
+pub const fn arch_hash_with_utility(tower: &[usize], head: &[usize], utility: bool) -> u32 {
+    let hash = arch_hash(tower, head);
+    if utility { fnv_word(fnv_word(hash, UTILITY_TAG, 0x0100_0193), 1, 0x0100_0193) } else { hash }
+}
+
 /// Hash of the shipped, distilled architecture.
 pub const DISTILLED_HASH: u32 = arch_hash(&DISTILLED_TOWER, &DISTILLED_HEAD);
 

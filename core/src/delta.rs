@@ -3,7 +3,7 @@
 use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::arch::SIDE_TO_MOVE_INDEX;
-use crate::features::{CASTLING_BITS, castling_index, piece_index};
+use crate::features::{CASTLING_BITS, castling_index, mirror_index, piece_index};
 
 /// Most bits a move can add: king and rook of a castle, and the side-to-move bit.
 const MAX_ADDED: usize = 4;
@@ -84,6 +84,65 @@ impl FeatureDelta {
             }
         }
         delta.cancel_common();
+        delta
+    }
+
+    /// The delta of a null move (the side to move passes) by `turn`: only
+    /// the side-to-move bit changes. The scalar search's null-move pruning
+    /// uses it.
+    ///
+    /// ```
+    /// use deepchess_core::FeatureDelta;
+    /// use shakmaty::Color;
+    ///
+    /// assert_eq!(FeatureDelta::null(Color::White).removed(), &[768]);
+    /// assert_eq!(FeatureDelta::null(Color::Black).added(), &[768]);
+    /// ```
+    pub fn null(turn: Color) -> FeatureDelta {
+        let mut delta = FeatureDelta { added: [0; MAX_ADDED], removed: [0; MAX_REMOVED], n_added: 0, n_removed: 0 };
+        match turn {
+            Color::White => delta.remove(SIDE_TO_MOVE_INDEX),
+            Color::Black => delta.add(SIDE_TO_MOVE_INDEX),
+        }
+        delta
+    }
+
+    /// The same move seen in the colour mirror images of the positions (see
+    /// [`Features::mirrored`](crate::Features::mirrored)): pieces and
+    /// castling rights change colour and rank, and since the mirror's side to
+    /// move is the other one, the side-to-move bit is set where the move
+    /// cleared it and cleared where the move set it.
+    ///
+    /// ```
+    /// use deepchess_core::{FeatureDelta, Features};
+    /// use shakmaty::{Chess, Position, uci::UciMove};
+    ///
+    /// let before = Chess::default();
+    /// let m = "e2e4".parse::<UciMove>()?.to_move(&before)?;
+    /// let mut after = before.clone();
+    /// after.play_unchecked(m);
+    /// let delta = FeatureDelta::new(&before, m, &after).mirrored();
+    /// // Black's pawn leaves e7 for e5, and White is now to move.
+    /// let mut added = delta.added().to_vec();
+    /// added.sort();
+    /// assert_eq!(added, [384 + 36, 768]);
+    /// assert_eq!(delta.removed(), &[384 + 52]);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mirrored(&self) -> FeatureDelta {
+        let mut delta = FeatureDelta { added: [0; MAX_ADDED], removed: [0; MAX_REMOVED], n_added: 0, n_removed: 0 };
+        for &index in self.added() {
+            match mirror_index(index) {
+                None => delta.remove(SIDE_TO_MOVE_INDEX),
+                Some(flipped) => delta.add(flipped),
+            }
+        }
+        for &index in self.removed() {
+            match mirror_index(index) {
+                None => delta.add(SIDE_TO_MOVE_INDEX),
+                Some(flipped) => delta.remove(flipped),
+            }
+        }
         delta
     }
 

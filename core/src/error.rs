@@ -42,6 +42,11 @@ pub enum WeightsError {
     BadShape(ShapeError),
     /// The description is not UTF-8.
     BadDescription,
+    /// The utility head's flag or centipawn scale is invalid.
+    BadUtility {
+        /// What is wrong.
+        reason: UtilityDefect,
+    },
     /// Bytes follow the last tensor.
     TrailingBytes {
         /// Number of unexpected bytes.
@@ -67,6 +72,13 @@ impl fmt::Display for WeightsError {
             ),
             WeightsError::BadShape(err) => write!(f, "bad network shape: {err}"),
             WeightsError::BadDescription => f.write_str("weights description is not UTF-8"),
+            WeightsError::BadUtility { reason: UtilityDefect::Flag(found) } => {
+                write!(f, "weights utility-head flag is {found}, expected 0 or 1")
+            }
+            WeightsError::BadUtility { reason: UtilityDefect::Scale(bits) } => {
+                let scale = f32::from_bits(*bits);
+                write!(f, "weights utility-head centipawn scale {scale} is not a positive number up to 100000")
+            }
             WeightsError::TrailingBytes { extra } => {
                 write!(f, "weights file has {extra} unexpected bytes after the last tensor")
             }
@@ -75,6 +87,16 @@ impl fmt::Display for WeightsError {
 }
 
 impl core::error::Error for WeightsError {}
+
+/// What is wrong with a utility head's header field or scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UtilityDefect {
+    /// The flag after the head widths is neither 0 nor 1.
+    Flag(u32),
+    /// The centipawn scale (its `f32` bits) is not finite, not positive, or
+    /// too large.
+    Scale(u32),
+}
 
 impl From<ShapeError> for WeightsError {
     fn from(err: ShapeError) -> WeightsError {

@@ -134,15 +134,9 @@ impl Features {
         let mut n = 0;
         let mut white_to_move = false;
         for &index in self.as_slice() {
-            let flipped = match index {
-                SIDE_TO_MOVE_INDEX => {
-                    white_to_move = true;
-                    continue;
-                }
-                // K <-> k, Q <-> q.
-                i if i >= CASTLING_INDEX => CASTLING_INDEX + (i - CASTLING_INDEX + 2) % 4,
-                // Swap the colour, flip the rank (square ^ 56).
-                i => ((i + 384) % 768) ^ 56,
+            let Some(flipped) = mirror_index(index) else {
+                white_to_move = true;
+                continue;
             };
             indices[n] = flipped;
             n += 1;
@@ -181,5 +175,18 @@ impl fmt::Display for Features {
             write!(f, "{index}")?;
         }
         Ok(())
+    }
+}
+
+/// Where a piece or castling bit goes in the colour mirror image: pieces
+/// swap colour and flip rank (square ^ 56), K ↔ k and Q ↔ q. `None` for the
+/// side-to-move bit, which the mirror toggles instead of moving.
+pub fn mirror_index(index: u16) -> Option<u16> {
+    match index {
+        SIDE_TO_MOVE_INDEX => None,
+        // K <-> k, Q <-> q.
+        i if i >= CASTLING_INDEX => Some(CASTLING_INDEX + (i - CASTLING_INDEX + 2) % 4),
+        // Swap the colour, flip the rank.
+        i => Some(((i + 384) % 768) ^ 56),
     }
 }

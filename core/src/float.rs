@@ -9,10 +9,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::arch::INPUTS;
+use crate::arch::{DEFAULT_CP_SCALE, INPUTS};
 use crate::error::WeightsError;
 use crate::features::Features;
-use crate::format::{FLOAT_MAGIC, Header, Reader};
+use crate::format::{FLOAT_MAGIC, Header, Reader, is_valid_cp_scale, read_cp_scale};
 use crate::quantize;
 use crate::shape::Shape;
 
@@ -27,7 +27,7 @@ pub struct FloatLayer {
 
 impl FloatLayer {
     /// A layer of zeros.
-    pub(crate) fn zeros(inputs: usize, outputs: usize) -> FloatLayer {
+    pub fn zeros(inputs: usize, outputs: usize) -> FloatLayer {
         FloatLayer { inputs, outputs, weights: alloc::vec![0.0; inputs * outputs], bias: alloc::vec![0.0; outputs] }
     }
 
@@ -82,6 +82,10 @@ pub struct FloatNetwork {
     shape: Shape,
     tower: Vec<FloatLayer>,
     head: Vec<FloatLayer>,
+    /// The utility head, `embedding → 1`, if the shape has one.
+    utility: Option<FloatLayer>,
+    /// Centipawns per unit of utility (see [`utility_cp`](Self::utility_cp)).
+    cp_scale: f32,
     /// Stored in the exported file: what the network was trained on, and how.
     pub description: String,
 }
@@ -94,8 +98,54 @@ impl FloatNetwork {
             shape: shape.clone(),
             tower: layers(shape.tower()),
             head: layers(shape.head()),
+            utility: shape.has_utility().then(|| FloatLayer::zeros(shape.embedding(), 1)),
+            cp_scale: DEFAULT_CP_SCALE,
             description: String::new(),
         }
+    }
+
+    /// Adds (or replaces) the utility head: `layer` maps the embedding to
+    /// one value `u`, and `cp_scale` turns it into centipawns.
+    ///
+    /// Returns `None` when `layer` is not `embedding → 1` or the scale is not
+    /// a positive, finite number (up to
+    /// [`MAX_CP_SCALE`](crate::format::MAX_CP_SCALE)).
+    pub fn with_utility(mut self, layer: FloatLayer, cp_scale: f32) -> Option<FloatNetwork> {
+        let fits = layer.inputs == self.shape.embedding() && layer.outputs == 1;
+        if !(fits && is_valid_cp_scale(cp_scale)) {
+            return None;
+        }
+        self.shape = self.shape.with_utility(true).ok()?;
+        self.utility = Some(layer);
+        self.cp_scale = cp_scale;
+        Some(self)
+    }
+
+    /// The utility head, if any.
+    pub fn utility_layer(&self) -> Option<&FloatLayer> {
+        self.utility.as_ref()
+    }
+
+    /// The utility head, mutable (its size is fixed).
+    pub fn utility_layer_mut(&mut self) -> Option<&mut FloatLayer> {
+        self.utility.as_mut()
+    }
+
+    /// Centipawns per unit of utility.
+    pub fn cp_scale(&self) -> f32 {
+        self.cp_scale
+    }
+
+    /// The utility `u` of an embedding: `P(a better for White than b) =
+    /// σ(u(a) − u(b))`. `None` without a utility head.
+    pub fn utility(&self, embedding: &[f32]) -> Option<f32> {
+        self.utility.as_ref().map(|layer| layer.forward(embedding)[0])
+    }
+
+    /// The utility in centipawns from White's point of view, `u · cp_scale`
+    /// (not rounded or clamped). `None` without a utility head.
+    pub fn utility_cp(&self, embedding: &[f32]) -> Option<f32> {
+        self.utility(embedding).map(|u| u * self.cp_scale)
     }
 
     /// The layer sizes.
@@ -145,10 +195,11 @@ impl FloatNetwork {
         act
     }
 
-    /// The head's two logits for the embeddings `a` and `b`.
+    /// The head's two logits for the embeddings `a` and `b`; `[0, 0]` (no
+    /// preference) for a network without a comparison head.
     pub fn logits(&self, a: &[f32], b: &[f32]) -> [f32; 2] {
         let mut act: Vec<f32> = a.iter().chain(b).copied().collect();
-        let (last, hidden) = self.head.split_last().expect("a valid shape has head layers");
+        let Some((last, hidden)) = self.head.split_last() else { return [0.0, 0.0] };
         for layer in hidden {
             act = layer.forward(&act).into_iter().map(crelu).collect();
         }
@@ -164,15 +215,19 @@ impl FloatNetwork {
 
     /// The float network file (`.dcnf`): the `.dcnn` header with
     /// [`FLOAT_MAGIC`], then each layer's weights (`outputs` rows of
-    /// `inputs`) and biases as little-endian `f32`, tower first.
+    /// `inputs`) and biases as little-endian `f32`, tower first, then the
+    /// comparison head, then the utility head and its centipawn scale.
     pub fn to_float_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         Header { shape: self.shape.clone(), description: self.description.clone() }
             .write_with_magic(&mut out, FLOAT_MAGIC);
-        for layer in self.tower.iter().chain(&self.head) {
+        for layer in self.tower.iter().chain(&self.head).chain(&self.utility) {
             for &v in layer.weights.iter().chain(&layer.bias) {
                 out.extend_from_slice(&v.to_le_bytes());
             }
+        }
+        if self.utility.is_some() {
+            out.extend_from_slice(&self.cp_scale.to_le_bytes());
         }
         out
     }
@@ -183,7 +238,7 @@ impl FloatNetwork {
         let header = Header::read_with_magic(&mut reader, FLOAT_MAGIC)?;
         let mut net = FloatNetwork::zeros(&header.shape);
         net.description = header.description;
-        for layer in net.tower.iter_mut().chain(&mut net.head) {
+        for layer in net.tower.iter_mut().chain(&mut net.head).chain(&mut net.utility) {
             let (w, b) = (layer.weights.len(), layer.bias.len());
             for (dst, v) in layer.weights.iter_mut().zip(reader.f32s(w)?) {
                 *dst = v;
@@ -191,6 +246,9 @@ impl FloatNetwork {
             for (dst, v) in layer.bias.iter_mut().zip(reader.f32s(b)?) {
                 *dst = v;
             }
+        }
+        if net.utility.is_some() {
+            net.cp_scale = read_cp_scale(&mut reader)?;
         }
         reader.finish()?;
         Ok(net)
@@ -209,11 +267,14 @@ impl FloatNetwork {
                 out.extend_from_slice(&quantize::ft_weight(row[input]).to_le_bytes());
             }
         }
-        for layer in self.tower[1..].iter().chain(&self.head) {
+        for layer in self.tower[1..].iter().chain(&self.head).chain(&self.utility) {
             for &b in &layer.bias {
                 out.extend_from_slice(&quantize::hidden_bias(b).to_le_bytes());
             }
             out.extend(layer.weights.iter().map(|&w| quantize::hidden_weight(w) as u8));
+        }
+        if self.utility.is_some() {
+            out.extend_from_slice(&self.cp_scale.to_le_bytes());
         }
         out
     }

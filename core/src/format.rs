@@ -5,23 +5,26 @@
 //! | field | type |
 //! |---|---|
 //! | magic | `b"DCNN"` |
-//! | format version | `u32` ([`VERSION`]) |
-//! | architecture hash | `u32` ([`arch_hash`](crate::arch::arch_hash) of the sizes below) |
+//! | format version | `u32` ([`VERSION`]; version 1 files are read too) |
+//! | architecture hash | `u32` ([`arch_hash_with_utility`](crate::arch::arch_hash_with_utility) of the sizes below) |
 //! | tower widths | `u32` count, then `u32` each (773 first) |
-//! | head widths | `u32` count, then `u32` each (2 last) |
+//! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
+//! | utility head | `u32`: 1 if one follows the comparison head, else 0 (version 2 only) |
 //! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`] bytes) |
 //! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
 //! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` |
+//! | utility head, if any | bias `i32[1]`, weights `i8[1][embedding]`, then `f32` centipawns per unit of utility |
 //!
-//! Nothing follows the last tensor. Files are named by their content:
-//! `deepchess-<first 12 hex digits of sha256>.dcnn` ([`file_name`]).
+//! Version 1 files (before utility heads) have no utility field and always a
+//! comparison head. Nothing follows the last tensor. Files are named by their
+//! content: `deepchess-<first 12 hex digits of sha256>.dcnn` ([`file_name`]).
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use crate::error::WeightsError;
+use crate::error::{UtilityDefect, WeightsError};
 use crate::shape::Shape;
 
 /// The first four bytes of every weights file.
@@ -31,8 +34,12 @@ pub const MAGIC: [u8; 4] = *b"DCNN";
 /// checkpoints, the same header followed by `f32` tensors.
 pub const FLOAT_MAGIC: [u8; 4] = *b"DCNF";
 
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this build writes.
+pub const VERSION: u32 = 2;
+
+/// The oldest format version this build reads: version 1 files are
+/// comparison networks without a utility head.
+pub const MIN_VERSION: u32 = 1;
 
 /// Longest description a file may carry, in bytes.
 pub const MAX_DESCRIPTION: usize = 4096;
@@ -80,13 +87,21 @@ impl Header {
             return Err(WeightsError::BadMagic { found: magic });
         }
         let version = reader.u32()?;
-        if version != VERSION {
+        if !(MIN_VERSION..=VERSION).contains(&version) {
             return Err(WeightsError::UnsupportedVersion { found: version, supported: VERSION });
         }
         let hash = reader.u32()?;
         let tower = reader.widths()?;
         let head = reader.widths()?;
-        let shape = Shape::new(&tower, &head)?;
+        let utility = match version {
+            1 => false,
+            _ => match reader.u32()? {
+                0 => false,
+                1 => true,
+                found => return Err(WeightsError::BadUtility { reason: UtilityDefect::Flag(found) }),
+            },
+        };
+        let shape = Shape::with_heads(&tower, &head, utility)?;
         if hash != shape.hash() {
             return Err(WeightsError::ArchHashMismatch { found: hash, expected: shape.hash() });
         }
@@ -115,6 +130,7 @@ impl Header {
                 write_u32(out, width as u32);
             }
         }
+        write_u32(out, u32::from(self.shape.has_utility()));
         let mut end = self.description.len().min(MAX_DESCRIPTION);
         while !self.description.is_char_boundary(end) {
             end -= 1;
@@ -201,6 +217,28 @@ impl<'a> Reader<'a> {
         }
     }
 }
+
+/// Reads the centipawn scale that ends a utility head: a finite, positive
+/// `f32`.
+pub fn read_cp_scale(reader: &mut Reader<'_>) -> Result<f32, WeightsError> {
+    let scale = f32::from_le_bytes(reader.array()?);
+    if is_valid_cp_scale(scale) {
+        Ok(scale)
+    } else {
+        Err(WeightsError::BadUtility { reason: UtilityDefect::Scale(scale.to_bits()) })
+    }
+}
+
+/// Whether `scale` can be a utility head's centipawn scale: finite, positive
+/// and at most [`MAX_CP_SCALE`].
+pub fn is_valid_cp_scale(scale: f32) -> bool {
+    scale.is_finite() && scale > 0.0 && scale <= MAX_CP_SCALE
+}
+
+/// The largest centipawn scale a file may give: centipawns per unit of
+/// utility (a unit is a factor of e in the odds that one position beats
+/// another).
+pub const MAX_CP_SCALE: f32 = 100_000.0;
 
 /// Appends a little-endian `u32`.
 pub fn write_u32(out: &mut Vec<u8>, value: u32) {

@@ -7,11 +7,12 @@ use rand::{Rng, SeedableRng, rngs::SmallRng};
 use shakmaty::{Chess, Move, Position};
 
 use crate::arch::{MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, PADDING};
-use crate::float::FloatNetwork;
+use crate::float::{FloatLayer, FloatNetwork};
 use crate::kernels::{self, Kernel, scalar};
 use crate::shape::Shape;
 
-/// A float network with weights drawn uniformly from `±scale / sqrt(fan-in)`
+/// A float network of `shape` (with its utility head, if it has one) with
+/// weights drawn uniformly from `±scale / sqrt(fan-in)`
 /// (first layer: `±scale / sqrt(37)`, as at most 37 inputs are active) and
 /// biases from `±0.1`, clipped to what quantization represents. With
 /// `scale` near 1 the activations spread over the clipped ReLU's range, as
@@ -29,10 +30,16 @@ pub fn network(shape: &Shape, scale: f32, seed: u64) -> FloatNetwork {
         fill(&mut rng, layer.weights_mut(), limit.min(clip));
         fill(&mut rng, layer.bias_mut(), 0.1);
     }
-    for layer in net.head_mut() {
+    // The utility head, if any, is drawn last, so the tower and the
+    // comparison head are the same with or without it.
+    let mut hidden = |layer: &mut FloatLayer| {
         let limit = (scale / libm::sqrtf(layer.inputs() as f32)).min(MAX_HIDDEN_WEIGHT);
         fill(&mut rng, layer.weights_mut(), limit);
         fill(&mut rng, layer.bias_mut(), 0.1);
+    };
+    net.head_mut().iter_mut().for_each(&mut hidden);
+    if let Some(layer) = net.utility_layer_mut() {
+        hidden(layer);
     }
     net
 }

@@ -5,8 +5,12 @@ use core::fmt;
 
 use crate::arch::{self, INPUTS, MAX_EMBEDDING, MAX_LAYERS, MAX_WIDTH};
 
-/// Layer sizes of the tower (Pos2Vec) and the head (comparator), each list
-/// including its input width.
+/// Layer sizes of the tower (Pos2Vec), the comparison head, each list
+/// including its input width, and whether a utility head (`embedding → 1`)
+/// follows.
+///
+/// A network carries a comparison head, a utility head or both; the tower
+/// is always there.
 ///
 /// ```
 /// use deepchess_core::{Shape, arch};
@@ -19,14 +23,38 @@ use crate::arch::{self, INPUTS, MAX_EMBEDDING, MAX_LAYERS, MAX_WIDTH};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
     tower: Vec<usize>,
+    /// Empty when the network has no comparison head.
     head: Vec<usize>,
+    utility: bool,
 }
 
 impl Shape {
     /// Checks the sizes: the tower starts at 773, the head at twice the tower's
     /// output and ends at 2, and every width is within the loader's limits.
     pub fn new(tower: &[usize], head: &[usize]) -> Result<Shape, ShapeError> {
-        for layers in [tower, head] {
+        Shape::with_heads(tower, head, false)
+    }
+
+    /// Checks the sizes of a network with a comparison head (`head`, or none
+    /// when empty) and, if `utility`, a utility head. At least one head must
+    /// be present.
+    ///
+    /// ```
+    /// use deepchess_core::{Shape, ShapeError};
+    ///
+    /// let both = Shape::with_heads(&[773, 100, 100], &[200, 2], true)?;
+    /// assert!(both.has_comparison() && both.has_utility());
+    /// let utility = Shape::with_heads(&[773, 100, 100], &[], true)?;
+    /// assert!(!utility.has_comparison());
+    /// assert_eq!(Shape::with_heads(&[773, 100], &[], false), Err(ShapeError::NoHead));
+    /// # Ok::<_, ShapeError>(())
+    /// ```
+    pub fn with_heads(tower: &[usize], head: &[usize], utility: bool) -> Result<Shape, ShapeError> {
+        if head.is_empty() && !utility {
+            return Err(ShapeError::NoHead);
+        }
+        let parts: &[&[usize]] = if head.is_empty() { &[tower] } else { &[tower, head] };
+        for &layers in parts {
             if layers.len() < 2 {
                 return Err(ShapeError::TooFewLayers);
             }
@@ -44,24 +72,40 @@ impl Shape {
         if embedding > MAX_EMBEDDING {
             return Err(ShapeError::EmbeddingTooWide { width: embedding });
         }
-        if head[0] != 2 * embedding {
-            return Err(ShapeError::HeadInputMismatch { head_input: head[0], embedding });
+        if let (Some(&input), Some(&outputs)) = (head.first(), head.last()) {
+            if input != 2 * embedding {
+                return Err(ShapeError::HeadInputMismatch { head_input: input, embedding });
+            }
+            if outputs != 2 {
+                return Err(ShapeError::WrongOutputs { found: outputs });
+            }
         }
-        let outputs = head[head.len() - 1];
-        if outputs != 2 {
-            return Err(ShapeError::WrongOutputs { found: outputs });
-        }
-        Ok(Shape { tower: tower.to_vec(), head: head.to_vec() })
+        Ok(Shape { tower: tower.to_vec(), head: head.to_vec(), utility })
+    }
+
+    /// The same sizes with a utility head added (or removed).
+    pub fn with_utility(&self, utility: bool) -> Result<Shape, ShapeError> {
+        Shape::with_heads(&self.tower, &self.head, utility)
+    }
+
+    /// Whether the network has a comparison head.
+    pub fn has_comparison(&self) -> bool {
+        !self.head.is_empty()
+    }
+
+    /// Whether the network has a utility head.
+    pub fn has_utility(&self) -> bool {
+        self.utility
     }
 
     /// The shipped, distilled shape: 773-100-100-100 and 200-100-100-2.
     pub fn distilled() -> Shape {
-        Shape { tower: arch::DISTILLED_TOWER.to_vec(), head: arch::DISTILLED_HEAD.to_vec() }
+        Shape { tower: arch::DISTILLED_TOWER.to_vec(), head: arch::DISTILLED_HEAD.to_vec(), utility: false }
     }
 
     /// The paper's full shape: 773-600-400-200-100 and 200-400-200-100-2.
     pub fn full() -> Shape {
-        Shape { tower: arch::FULL_TOWER.to_vec(), head: arch::FULL_HEAD.to_vec() }
+        Shape { tower: arch::FULL_TOWER.to_vec(), head: arch::FULL_HEAD.to_vec(), utility: false }
     }
 
     /// Tower widths, from 773 to the embedding width.
@@ -69,7 +113,8 @@ impl Shape {
         &self.tower
     }
 
-    /// Head widths, from twice the embedding width to 2.
+    /// Comparison head widths, from twice the embedding width to 2; empty
+    /// when the network has no comparison head.
     pub fn head(&self) -> &[usize] {
         &self.head
     }
@@ -81,21 +126,30 @@ impl Shape {
 
     /// The architecture hash of these sizes under this build's quantization.
     pub fn hash(&self) -> u32 {
-        arch::arch_hash(&self.tower, &self.head)
+        arch::arch_hash_with_utility(&self.tower, &self.head, self.utility)
     }
 }
 
-/// Prints `773-100-100-100 + 200-100-100-2`.
+/// Prints `773-100-100-100 + 200-100-100-2`, with ` + utility 100-1` when
+/// the network has a utility head.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (layers, sep) in [(&self.tower, " + "), (&self.head, "")] {
+        let widths = |f: &mut fmt::Formatter<'_>, layers: &[usize]| {
             for (i, width) in layers.iter().enumerate() {
                 if i > 0 {
                     f.write_str("-")?;
                 }
                 write!(f, "{width}")?;
             }
-            f.write_str(sep)?;
+            Ok(())
+        };
+        widths(f, &self.tower)?;
+        if self.has_comparison() {
+            f.write_str(" + ")?;
+            widths(f, &self.head)?;
+        }
+        if self.utility {
+            write!(f, " + utility {}-1", self.embedding())?;
         }
         Ok(())
     }
@@ -106,6 +160,8 @@ impl fmt::Display for Shape {
 pub enum ShapeError {
     /// The tower or the head lists fewer than two widths.
     TooFewLayers,
+    /// The network has neither a comparison head nor a utility head.
+    NoHead,
     /// The tower or the head lists more than [`MAX_LAYERS`] widths.
     TooManyLayers {
         /// Widths listed.
@@ -144,6 +200,7 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShapeError::TooFewLayers => f.write_str("the tower and the head each need at least two widths"),
+            ShapeError::NoHead => f.write_str("the network has neither a comparison head nor a utility head"),
             ShapeError::TooManyLayers { layers } => {
                 write!(f, "{layers} widths in one part, at most {MAX_LAYERS} are supported")
             }

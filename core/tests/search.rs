@@ -5,16 +5,16 @@
 //! draw tests use a test-only comparator that orders positions by material,
 //! so that the right choice is known in advance.
 
+mod common;
+
 use std::cmp::Ordering;
 
-use deepchess_core::search::{Comparator, Event, Limits, NetComparator, Score, Search, Value, zobrist};
+use common::{depth, forces_mate, game, material, position, uci};
+
+use deepchess_core::search::{Comparator, Event, Limits, NetComparator, Score, Search, Value};
 use deepchess_core::{Network, Shape, random};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, fen::Fen};
-
-fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
-}
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 fn net_search() -> Search<NetComparator> {
     let net = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 77).to_bytes()).unwrap();
@@ -27,14 +27,6 @@ fn run<C: Comparator>(search: &mut Search<C>, pos: &Chess, game: &[u64], limits:
     while search.step(u64::MAX, &mut |_| false) != Event::Finished {}
     let value = search.lines().next().map(|line| line.value.clone()).unwrap_or(Value::Draw);
     (search.score(&value), search.best_move())
-}
-
-fn uci(m: Option<Move>) -> String {
-    m.map_or("(none)".into(), |m| UciMove::from_standard(m).to_string())
-}
-
-fn depth(d: u32) -> Limits {
-    Limits { depth: Some(d), ..Limits::default() }
 }
 
 #[test]
@@ -50,22 +42,6 @@ fn mate_in_one_at_depth_two() {
         after.play_unchecked(best.unwrap());
         assert!(after.is_checkmate(), "{fen}: {} does not mate (expected e.g. {mate})", uci(best));
     }
-}
-
-/// Whether the side to move in `pos` can force mate within `moves` moves.
-fn forces_mate(pos: &Chess, moves: u32) -> bool {
-    moves > 0
-        && pos.legal_moves().into_iter().any(|m| {
-            let mut after = pos.clone();
-            after.play_unchecked(m);
-            after.is_checkmate()
-                || (!after.legal_moves().is_empty()
-                    && after.legal_moves().into_iter().all(|reply| {
-                        let mut next = after.clone();
-                        next.play_unchecked(reply);
-                        forces_mate(&next, moves - 1)
-                    }))
-        })
 }
 
 #[test]
@@ -125,18 +101,6 @@ struct Material {
     depth: usize,
 }
 
-fn material(pos: &Chess) -> i32 {
-    let values = [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)];
-    let board = pos.board();
-    values
-        .iter()
-        .map(|&(role, v)| {
-            v * ((board.by_role(role) & board.white()).count() as i32
-                - (board.by_role(role) & board.black()).count() as i32)
-        })
-        .sum()
-}
-
 impl Comparator for Material {
     type Leaf = i32;
     fn set_root(&mut self, _: &Chess, _: u64) {
@@ -189,19 +153,6 @@ fn fifty_move_rule_is_a_draw() {
     let best = best.unwrap();
     assert_eq!(best.role(), Role::Pawn, "{}", uci(Some(best)));
     assert!(matches!(score, Score::Cp(cp) if cp > 0));
-}
-
-/// The game so far: from `start`, the moves given; returns the position and
-/// the hashes before it.
-fn game(start: &str, moves: &[&str]) -> (Chess, Vec<u64>) {
-    let mut pos = position(start);
-    let mut hashes = Vec::new();
-    for m in moves {
-        hashes.push(zobrist(&pos));
-        let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(m);
-    }
-    (pos, hashes)
 }
 
 #[test]

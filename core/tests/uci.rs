@@ -1,13 +1,31 @@
 //! The UCI engine state machine, driven line by line as a host drives it.
 
-use deepchess_core::uci::{Command, Request, UciEngine};
+use deepchess_core::uci::{Command, Request, SearchKind, UciEngine};
 use deepchess_core::{Network, Shape, random};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
+/// An engine over a random network with both heads (the scalar search by
+/// default).
 fn engine() -> UciEngine {
-    let net = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 5).to_bytes()).unwrap();
+    let shape = Shape::distilled().with_utility(true).unwrap();
+    let net = Network::from_bytes(&random::network(&shape, 2.0, 5).to_bytes()).unwrap();
     UciEngine::new(Some(net))
+}
+
+/// One engine per search, chosen with `setoption name Search`.
+fn engines() -> Vec<(SearchKind, UciEngine)> {
+    SearchKind::ALL
+        .into_iter()
+        .map(|kind| {
+            let mut e = engine();
+            let mut out = Vec::new();
+            e.handle(&format!("setoption name Search value {}", kind.name()), 0, &mut |l| out.push(l.to_string()));
+            assert!(out.is_empty(), "{out:?}");
+            assert_eq!(e.search_kind(), Some(kind));
+            (kind, e)
+        })
+        .collect()
 }
 
 /// Sends `lines`, thinking to completion after each; returns the output.
@@ -32,51 +50,55 @@ fn bestmove(out: &[String]) -> &str {
 
 #[test]
 fn handshake_and_search() {
-    let mut e = engine();
-    let out = session(&mut e, &["uci", "isready", "ucinewgame", "position startpos moves e2e4", "go depth 3"]);
-    assert!(out[0].starts_with("id name DeepChess"));
-    assert!(out.contains(&"uciok".to_string()));
-    assert!(out.contains(&"readyok".to_string()));
-    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
-    assert_eq!(infos.len(), 3, "{out:?}");
-    for (i, info) in infos.iter().enumerate() {
-        for field in [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " time ", " pv "] {
-            assert!(info.contains(field), "{info} lacks {field:?}");
+    for (_, mut e) in engines() {
+        let out = session(&mut e, &["uci", "isready", "ucinewgame", "position startpos moves e2e4", "go depth 3"]);
+        assert!(out[0].starts_with("id name DeepChess"));
+        assert!(out.contains(&"uciok".to_string()));
+        assert!(out.contains(&"readyok".to_string()));
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert_eq!(infos.len(), 3, "{out:?}");
+        for (i, info) in infos.iter().enumerate() {
+            for field in [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " time ", " pv "] {
+                assert!(info.contains(field), "{info} lacks {field:?}");
+            }
+            assert!(info.starts_with(&format!("info depth {} ", i + 1)));
         }
-        assert!(info.starts_with(&format!("info depth {} ", i + 1)));
+        let mut pos = Chess::default();
+        pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+        assert!(bestmove(&out).parse::<UciMove>().unwrap().to_move(&pos).is_ok(), "{out:?}");
     }
-    let mut pos = Chess::default();
-    pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
-    assert!(bestmove(&out).parse::<UciMove>().unwrap().to_move(&pos).is_ok(), "{out:?}");
 }
 
 #[test]
 fn multipv_lines() {
-    let mut e = engine();
-    let out = session(&mut e, &["setoption name MultiPV value 3", "position startpos", "go depth 2"]);
-    let depth2: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth 2 ")).collect();
-    assert_eq!(depth2.len(), 3);
-    for (k, line) in depth2.iter().enumerate() {
-        assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
+    for (_, mut e) in engines() {
+        let out = session(&mut e, &["setoption name MultiPV value 3", "position startpos", "go depth 2"]);
+        let depth2: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth 2 ")).collect();
+        assert_eq!(depth2.len(), 3);
+        for (k, line) in depth2.iter().enumerate() {
+            assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
+        }
     }
 }
 
 #[test]
 fn mate_scores_are_exact() {
-    let mut e = engine();
-    let out = session(&mut e, &["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 2"]);
-    assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{out:?}");
-    assert_eq!(bestmove(&out), "a1a8");
-    let out = session(&mut e, &["position fen 7k/Q7/6K1/8/8/8/8/8 b - - 0 1", "go depth 3"]);
-    assert!(out.iter().any(|l| l.contains(" score mate -1 ")), "{out:?}");
+    for (_, mut e) in engines() {
+        let out = session(&mut e, &["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 2"]);
+        assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{out:?}");
+        assert_eq!(bestmove(&out), "a1a8");
+        let out = session(&mut e, &["position fen 7k/Q7/6K1/8/8/8/8/8 b - - 0 1", "go depth 3"]);
+        assert!(out.iter().any(|l| l.contains(" score mate -1 ")), "{out:?}");
+    }
 }
 
 #[test]
 fn no_legal_move() {
-    let mut e = engine();
-    let out = session(&mut e, &["position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "go depth 3"]);
-    assert_eq!(bestmove(&out), "(none)");
-    assert!(out.iter().any(|l| l.contains("score mate 0")));
+    for (_, mut e) in engines() {
+        let out = session(&mut e, &["position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "go depth 3"]);
+        assert_eq!(bestmove(&out), "(none)");
+        assert!(out.iter().any(|l| l.contains("score mate 0")));
+    }
 }
 
 #[test]
@@ -110,58 +132,61 @@ fn bad_input_is_reported_and_survived() {
 
 #[test]
 fn stop_during_infinite_gives_bestmove_at_once() {
-    let mut e = engine();
-    let mut out = Vec::new();
-    e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
-    e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
-    for _ in 0..20 {
-        e.think(500, &|| 0, &mut |l| out.push(l.to_string()));
+    for (_, mut e) in engines() {
+        let mut out = Vec::new();
+        e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
+        e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+        for _ in 0..20 {
+            e.think(500, &|| 0, &mut |l| out.push(l.to_string()));
+        }
+        assert!(e.is_thinking());
+        assert!(!out.iter().any(|l| l.starts_with("bestmove")));
+        e.handle("isready", 0, &mut |l| out.push(l.to_string()));
+        assert_eq!(out.last().unwrap(), "readyok");
+        e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+        assert!(out.last().unwrap().starts_with("bestmove "));
+        assert!(!e.is_searching());
+        // A second stop prints nothing.
+        let before = out.len();
+        e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+        assert_eq!(out.len(), before);
     }
-    assert!(e.is_thinking());
-    assert!(!out.iter().any(|l| l.starts_with("bestmove")));
-    e.handle("isready", 0, &mut |l| out.push(l.to_string()));
-    assert_eq!(out.last().unwrap(), "readyok");
-    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
-    assert!(out.last().unwrap().starts_with("bestmove "));
-    assert!(!e.is_searching());
-    // A second stop prints nothing.
-    let before = out.len();
-    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
-    assert_eq!(out.len(), before);
 }
 
 #[test]
 fn infinite_waits_for_stop_even_when_done() {
-    let mut e = engine();
-    let mut out = Vec::new();
-    e.handle("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0, &mut |l| out.push(l.to_string()));
-    // Depth 1 ends almost at once, but `infinite` holds bestmove back.
-    e.handle("go infinite depth 1", 0, &mut |l| out.push(l.to_string()));
-    for _ in 0..100 {
-        e.think(10_000, &|| 0, &mut |l| out.push(l.to_string()));
+    for (_, mut e) in engines() {
+        let mut out = Vec::new();
+        e.handle("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0, &mut |l| out.push(l.to_string()));
+        // Depth 1 ends almost at once, but `infinite` holds bestmove back.
+        e.handle("go infinite depth 1", 0, &mut |l| out.push(l.to_string()));
+        for _ in 0..100 {
+            e.think(10_000, &|| 0, &mut |l| out.push(l.to_string()));
+        }
+        assert!(!e.is_thinking() && e.is_searching());
+        assert!(!out.iter().any(|l| l.starts_with("bestmove")));
+        e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+        assert_eq!(out.last().unwrap(), "bestmove a1a8");
     }
-    assert!(!e.is_thinking() && e.is_searching());
-    assert!(!out.iter().any(|l| l.starts_with("bestmove")));
-    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
-    assert_eq!(out.last().unwrap(), "bestmove a1a8");
 }
 
 #[test]
 fn time_limits_stop_the_search() {
-    let mut e = engine();
-    let mut out = Vec::new();
-    let now = std::cell::Cell::new(0u64);
-    e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
-    e.handle("go movetime 100", 0, &mut |l| out.push(l.to_string()));
-    let mut slices = 0;
-    while e.is_thinking() {
-        now.set(now.get() + 10); // each slice "takes" 10 ms
-        e.think(200, &|| now.get(), &mut |l| out.push(l.to_string()));
-        slices += 1;
-        assert!(slices < 1000);
+    for (_, mut e) in engines() {
+        let mut out = Vec::new();
+        let now = std::cell::Cell::new(0u64);
+        e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
+        e.handle("go movetime 100", 0, &mut |l| out.push(l.to_string()));
+        let mut slices = 0;
+        while e.is_thinking() {
+            now.set(now.get() + 10); // each slice "takes" 10 ms
+            e.think(200, &|| now.get(), &mut |l| out.push(l.to_string()));
+            slices += 1;
+            assert!(slices < 1000);
+        }
+        assert!(out.last().unwrap().starts_with("bestmove "));
+        assert!(now.get() <= 200, "stopped after {} ms", now.get());
     }
-    assert!(out.last().unwrap().starts_with("bestmove "));
-    assert!(now.get() <= 200, "stopped after {} ms", now.get());
 }
 
 #[test]
@@ -214,6 +239,51 @@ fn parser_edge_cases() {
     assert_eq!(Command::parse("   "), Ok(None));
 }
 
+#[test]
+fn search_option() {
+    let mut e = engine();
+    let out = session(&mut e, &["uci"]);
+    assert!(out.contains(&"option name Search type combo default scalar var scalar var comparison".to_string()));
+    assert!(out.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+    // Spin values are clamped to their range, as for Hash: one thread here.
+    let out = session(&mut e, &["setoption name Search value sideways", "setoption name Threads value 2"]);
+    assert_eq!(out, ["info string error: invalid value \"sideways\" for option Search"]);
+    assert_eq!(e.search_kind(), Some(SearchKind::Scalar));
+    e.handle("go infinite", 0, &mut |_| {});
+    assert!(e.helper_job().is_none());
+    e.handle("stop", 0, &mut |_| {});
+
+    // A network without a utility head plays the comparison search, and says so.
+    let comparison_only = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 5).to_bytes()).unwrap();
+    let mut e = UciEngine::new(Some(comparison_only));
+    assert_eq!(e.search_kind(), Some(SearchKind::Comparison));
+    let out = session(&mut e, &["setoption name Search value scalar", "position startpos", "go depth 2"]);
+    assert!(out[0].starts_with("info string error: this network has no utility head"), "{out:?}");
+    assert_eq!(e.search_kind(), Some(SearchKind::Comparison));
+    assert!(out.last().unwrap().starts_with("bestmove "));
+}
+
+#[test]
+fn threads_start_helpers_only_where_the_host_runs_them() {
+    let mut e = engine();
+    e.set_max_threads(8);
+    let out = session(&mut e, &["uci", "setoption name Threads value 3"]);
+    assert!(out.contains(&"option name Threads type spin default 1 min 1 max 8".to_string()));
+    assert!(e.helper_job().is_none(), "no search is running");
+    let mut out = Vec::new();
+    e.handle("position startpos moves e2e4", 0, &mut |l| out.push(l.to_string()));
+    e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+    let job = e.helper_job().expect("a job for the helpers");
+    assert_eq!(job.helpers, 2);
+    assert_eq!(job.game.len(), 1);
+    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert!(e.helper_job().is_none());
+    // The comparison search has no helpers.
+    e.handle("setoption name Search value comparison", 0, &mut |l| out.push(l.to_string()));
+    e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+    assert!(e.helper_job().is_none());
+}
+
 /// Random sessions built from UCI words, valid and broken: no panic, and
 /// every search ends with exactly one `bestmove`. (`fuzz/` runs the same
 /// property under libFuzzer on arbitrary bytes.)
@@ -246,6 +316,9 @@ fn random_sessions_never_panic() {
         "MultiPV",
         "Threads",
         "EvalFile",
+        "Search",
+        "scalar",
+        "comparison",
         "e2e4",
         "e7e5",
         "g1f3",

@@ -28,7 +28,8 @@ fn round_trip_is_byte_exact() {
 
 #[test]
 fn distilled_file_size_is_the_sum_of_its_tensors() {
-    let header = 4 + 4 + 4 + (4 + 4 * 4) + (4 + 4 * 4) + 4 + "test network, ünïcode".len();
+    // Magic, version, hash, the widths, the utility flag, the description.
+    let header = 4 + 4 + 4 + (4 + 4 * 4) + (4 + 4 * 4) + 4 + 4 + "test network, ünïcode".len();
     let first = 2 * 100 + 2 * 773 * 100;
     let dense = |i: usize, o: usize| 4 * o + i * o;
     let rest = dense(100, 100) * 2 + dense(200, 100) + dense(100, 100) + dense(100, 2);
@@ -101,8 +102,9 @@ fn trailing_bytes_and_bad_description() {
     assert_eq!(Network::from_bytes(&bytes).unwrap_err(), WeightsError::TrailingBytes { extra: 3 });
 
     let bytes = distilled_bytes();
-    // The description starts after the widths: 12 + 4 + 4*4 + 4 + 4*4 = 52, length first.
-    let start = 52 + 4;
+    // The description starts after the widths and the utility flag:
+    // 12 + 4 + 4*4 + 4 + 4*4 + 4 = 56, its length first.
+    let start = 56 + 4;
     assert_eq!(&bytes[start..start + 4], b"test");
     let mut bad = bytes.clone();
     bad[start] = 0xff;
@@ -175,4 +177,74 @@ fn float_network_file_round_trip() {
         assert!(matches!(FloatNetwork::from_float_bytes(&net.to_bytes()), Err(WeightsError::BadMagic { .. })));
         assert!(matches!(Network::from_bytes(&bytes), Err(WeightsError::BadMagic { .. })));
     }
+}
+
+#[test]
+fn utility_heads_round_trip_and_version_1_still_loads() {
+    // Both heads, and a utility head alone.
+    let both = Shape::distilled().with_utility(true).unwrap();
+    let alone = Shape::with_heads(&arch::DISTILLED_TOWER, &[], true).unwrap();
+    for shape in [both.clone(), alone] {
+        let float = random::network(&shape, 1.0, 9);
+        let bytes = float.to_bytes();
+        let net = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(net.shape(), &shape);
+        assert!(net.has_utility());
+        assert_eq!(net.has_comparison(), shape.has_comparison());
+        assert_eq!(net.cp_scale(), Some(arch::DEFAULT_CP_SCALE));
+        assert_eq!(net.to_bytes(), bytes);
+        let reread = deepchess_core::FloatNetwork::from_float_bytes(&float.to_float_bytes()).unwrap();
+        assert_eq!(reread, float);
+        // A network without a comparison head prefers neither side.
+        let e = net.embed_position(&shakmaty::Chess::default());
+        if !shape.has_comparison() {
+            assert_eq!(net.compare_logit(&e, &e), 0);
+        }
+    }
+    assert_ne!(both.hash(), Shape::distilled().hash());
+
+    // A version 1 file (the format before utility heads): no utility field.
+    let mut v1 = distilled_bytes();
+    v1[4..8].copy_from_slice(&1u32.to_le_bytes());
+    let tower_and_head = 12 + (4 + 4 * 4) + (4 + 4 * 4);
+    v1.drain(tower_and_head..tower_and_head + 4);
+    let net = Network::from_bytes(&v1).unwrap();
+    assert!(!net.has_utility() && net.has_comparison());
+    assert_eq!(net.to_bytes(), distilled_bytes());
+    // The shipped networks are version 1 or 2 files; each loads.
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "dcnn") {
+            let bytes = std::fs::read(&path).unwrap();
+            Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+#[test]
+fn bad_utility_fields_are_typed_errors() {
+    let shape = Shape::distilled().with_utility(true).unwrap();
+    let bytes = random::network(&shape, 1.0, 9).to_bytes();
+    let flag = 12 + (4 + 4 * 4) + (4 + 4 * 4);
+    let mut bad = bytes.clone();
+    bad[flag..flag + 4].copy_from_slice(&7u32.to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        WeightsError::BadUtility { reason: deepchess_core::UtilityDefect::Flag(7) }
+    );
+    for scale in [f32::NAN, -1.0, 0.0, f32::INFINITY, 1e9] {
+        let mut bad = bytes.clone();
+        let end = bad.len();
+        bad[end - 4..].copy_from_slice(&scale.to_le_bytes());
+        assert!(
+            matches!(Network::from_bytes(&bad), Err(WeightsError::BadUtility { .. })),
+            "scale {scale} was accepted"
+        );
+    }
+    // A network with no head at all is a shape error.
+    assert_eq!(Shape::with_heads(&arch::DISTILLED_TOWER, &[], false), Err(ShapeError::NoHead));
+    // The utility flag set on a file without one changes the hash: refused.
+    let mut bad = distilled_bytes();
+    bad[flag..flag + 4].copy_from_slice(&1u32.to_le_bytes());
+    assert!(matches!(Network::from_bytes(&bad), Err(WeightsError::ArchHashMismatch { .. })));
 }

@@ -1,5 +1,6 @@
 //! Any input, split into lines, fed to the UCI engine: it must never panic,
-//! and `stop` must end any search with exactly one `bestmove`.
+//! and `stop` must end any search with exactly one `bestmove`. The options
+//! `Search` (scalar, comparison) and `Threads` are in `uci_lines.dict`.
 #![no_main]
 
 use std::sync::{Mutex, OnceLock};
@@ -11,8 +12,11 @@ use libfuzzer_sys::fuzz_target;
 fn engine() -> &'static Mutex<UciEngine> {
     static ENGINE: OnceLock<Mutex<UciEngine>> = OnceLock::new();
     ENGINE.get_or_init(|| {
-        let net = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 1).to_bytes()).unwrap();
+        // Both heads, so `setoption name Search` switches between the two searches.
+        let shape = Shape::distilled().with_utility(true).unwrap();
+        let net = Network::from_bytes(&random::network(&shape, 2.0, 1).to_bytes()).unwrap();
         let mut engine = UciEngine::new(Some(net));
+        engine.set_max_threads(4);
         engine.handle("setoption name Hash value 1", 0, &mut |_| {});
         Mutex::new(engine)
     })

@@ -1,15 +1,17 @@
-//! `deepchess bench`: a fixed search over fixed positions.
+//! `deepchess bench`: both searches over fixed positions.
 //!
-//! The total node count is a signature of the search: it changes only when the
-//! search (or the network) changes. By default the network is a seeded random
-//! one, so the signature does not move when a new network ships.
+//! With `--depth`, the total node count of each search is a signature: it
+//! changes only when that search (or the network) changes. By default the
+//! network is a seeded random one with both heads, so the signatures do not
+//! move when a new network ships. With `--movetime`, each position is
+//! searched for that long and the depth reached is reported instead.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use deepchess_core::bench::BENCH_POSITIONS;
 use deepchess_core::search::{Event, Limits};
-use deepchess_core::uci::{DEFAULT_HASH_MB, net_search, parse_game};
+use deepchess_core::uci::{DEFAULT_HASH_MB, SearchKind, Searcher, parse_game};
 
 use crate::network;
 
@@ -19,40 +21,86 @@ pub struct Args {
     /// Search depth for every position.
     #[arg(long, default_value_t = 3)]
     depth: u32,
+    /// Search each position for this many milliseconds instead of to a
+    /// depth, and report the depth reached (median, least, most).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Which search: scalar, comparison, or both.
+    #[arg(long, default_value = "both", value_parser = ["both", "scalar", "comparison"])]
+    search: String,
     /// A `.dcnn` network instead of the seeded random reference network.
     #[arg(long)]
     weights: Option<PathBuf>,
-    /// Print each position's node count.
+    /// Print each position's node count (and depth).
     #[arg(long)]
     verbose: bool,
 }
 
-/// Searches every bench position to `--depth` and prints nodes and speed.
+/// Searches every bench position with each search and prints nodes and speed.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let net = match &args.weights {
         Some(path) => network::load(path)?,
         None => network::seeded_random(),
     };
-    let kernel = net.kernel();
-    let mut search = net_search(net, DEFAULT_HASH_MB);
-    let mut total = 0u64;
-    let start = Instant::now();
-    for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
-        let (pos, game) = parse_game(Some(fen), &[]).map_err(anyhow::Error::msg)?;
-        search.clear();
-        search.start(pos, &game, Limits { depth: Some(args.depth), ..Limits::default() });
-        while search.step(u64::MAX, &mut |_| false) != Event::Finished {}
-        total += search.nodes();
-        if args.verbose {
-            println!("position {:>2}: {:>9} nodes  {fen}", i + 1, search.nodes());
-        }
-    }
-    let elapsed = start.elapsed();
     println!("positions         : {}", BENCH_POSITIONS.len());
-    println!("depth             : {}", args.depth);
-    println!("kernel            : {}", kernel.name());
-    println!("total time (ms)   : {}", elapsed.as_millis());
-    println!("nodes searched    : {total}");
-    println!("nodes/second      : {}", (total as f64 / elapsed.as_secs_f64()) as u64);
+    println!("kernel            : {}", net.kernel().name());
+    let kinds: Vec<SearchKind> = match args.search.as_str() {
+        "both" => SearchKind::ALL.to_vec(),
+        name => vec![name.parse().map_err(|()| anyhow::anyhow!("unknown search {name}"))?],
+    };
+    for kind in kinds {
+        if !kind.supported_by(&net) {
+            println!("search            : {} (skipped: the network has no head for it)", kind.name());
+            continue;
+        }
+        let mut search = Searcher::new(kind, net.clone(), DEFAULT_HASH_MB);
+        let (mut total, mut depths) = (0u64, Vec::new());
+        let start = Instant::now();
+        for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
+            let (pos, game) = parse_game(Some(fen), &[]).map_err(anyhow::Error::msg)?;
+            search.clear();
+            let depth = if args.movetime.is_some() { None } else { Some(args.depth) };
+            search.start(pos.clone(), &game, Limits { depth, ..Limits::default() });
+            let began = Instant::now();
+            let mut reached = 0;
+            loop {
+                let mut out_of_time = |_| args.movetime.is_some_and(|ms| began.elapsed().as_millis() as u64 >= ms);
+                match search.step(u64::MAX, &mut out_of_time) {
+                    Event::Finished => break,
+                    Event::Line => {
+                        if let Some((_, line)) = search.last_info(&pos, 1) {
+                            reached = line_depth(&line);
+                        }
+                    }
+                    Event::Paused => {}
+                }
+            }
+            total += search.nodes();
+            depths.push(reached);
+            if args.verbose {
+                println!("position {:>2}: {:>9} nodes  depth {reached:>2}  {fen}", i + 1, search.nodes());
+            }
+        }
+        let elapsed = start.elapsed();
+        println!("search            : {}", kind.name());
+        match args.movetime {
+            None => println!("depth             : {}", args.depth),
+            Some(ms) => {
+                depths.sort_unstable();
+                let median = depths[depths.len() / 2];
+                println!("movetime (ms)     : {ms}");
+                println!("depth reached     : median {median}, least {}, most {}", depths[0], depths[depths.len() - 1]);
+            }
+        }
+        println!("total time (ms)   : {}", elapsed.as_millis());
+        println!("nodes searched    : {total}");
+        println!("nodes/second      : {}", (total as f64 / elapsed.as_secs_f64()) as u64);
+    }
     Ok(())
+}
+
+/// The `depth` field of an `info` line.
+fn line_depth(line: &str) -> u32 {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == "depth").and_then(|_| words.next()).and_then(|d| d.parse().ok()).unwrap_or(0)
 }

@@ -20,3 +20,4 @@ pub mod train;
 pub mod train_cli;
 pub mod uci;
 pub mod understanding;
+pub mod utility;

@@ -26,9 +26,12 @@ pub fn chosen(weights: Option<&Path>) -> anyhow::Result<Option<(String, Network)
     })
 }
 
-/// A seeded random network of the distilled shape: the same on every
-/// machine, so that it can serve as a fixed reference (for `bench`).
+/// A seeded random network of the distilled shape with a utility head: the
+/// same on every machine, so that it can serve as a fixed reference (for
+/// `bench`). Its tower and comparison head are those of the reference
+/// network before utility heads existed.
 pub fn seeded_random() -> Network {
-    let bytes = random::network(&Shape::distilled(), 2.0, 2016).to_bytes();
+    let shape = Shape::distilled().with_utility(true).expect("the distilled shape takes a utility head");
+    let bytes = random::network(&shape, 2.0, 2016).to_bytes();
     Network::from_bytes(&bytes).expect("a generated network loads")
 }

@@ -48,3 +48,63 @@ fn uci_plays_with_the_embedded_network() {
     assert!(text.lines().last().unwrap().starts_with("bestmove "), "{text}");
     assert!(!text.contains("error"), "{text}");
 }
+
+/// The default network carries both heads, so both searches play with it.
+#[test]
+fn the_default_network_has_both_heads() {
+    let (_, bytes) = DEFAULT_NETWORK.unwrap();
+    let net = Network::from_bytes(bytes).unwrap();
+    assert!(net.has_comparison() && net.has_utility(), "{}", net.shape());
+}
+
+fn play(input: &str) -> String {
+    let mut child = Command::new(deepchess()).arg("uci").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn assert_legal_bestmove(text: &str, pos: &shakmaty::Chess) {
+    let best = text.lines().last().unwrap().strip_prefix("bestmove ").unwrap_or_else(|| panic!("{text}"));
+    let m = best.parse::<shakmaty::uci::UciMove>().unwrap();
+    assert!(m.to_move(pos).is_ok(), "{best} is not legal");
+}
+
+/// The scalar search's acceptance command: a legal move after `info` lines
+/// that carry `score cp`; and the same with the comparison search.
+#[test]
+fn both_searches_play_a_legal_move_with_centipawn_scores() {
+    for search in ["scalar", "comparison"] {
+        let text = play(&format!("uci\nsetoption name Search value {search}\nposition startpos\ngo movetime 1000\n"));
+        let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" score cp ")), "{text}");
+        assert!(!text.contains("error"), "{text}");
+        assert_legal_bestmove(&text, &shakmaty::Chess::default());
+    }
+}
+
+/// Lazy SMP: helper threads join the scalar search, and `stop` during
+/// `go infinite` is answered with one legal move.
+#[test]
+fn threads_search_together_and_stop() {
+    use deepchess_trainer::play::engine::Engine;
+    let text = play("uci\n");
+    assert!(text.lines().any(|l| l == "option name Threads type spin default 1 min 1 max 64"), "{text}");
+    let mut engine = Engine::start(&format!("{} uci", deepchess().display()), &[]).unwrap();
+    for search in ["scalar", "comparison"] {
+        engine.send("setoption name Threads value 2").unwrap();
+        engine.send(&format!("setoption name Search value {search}")).unwrap();
+        engine.send("position startpos moves e2e4").unwrap();
+        engine.send("go infinite").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        engine.send("stop").unwrap();
+        let out = engine.read_until("bestmove ", std::time::Duration::from_secs(30)).unwrap();
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{out:?}");
+        let mut pos = shakmaty::Chess::default();
+        let e4 = "e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+        shakmaty::Position::play_unchecked(&mut pos, e4);
+        assert_legal_bestmove(&out.join("\n"), &pos);
+    }
+    assert!(engine.quit().unwrap().success());
+}

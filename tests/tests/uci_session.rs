@@ -108,11 +108,15 @@ fn bench_signature_is_stable() {
         let out = Command::new(deepchess()).args(["bench", "--depth", "2"]).output().unwrap();
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
-        let nodes = text.lines().find_map(|l| l.strip_prefix("nodes searched    : ")).unwrap().to_string();
+        // One signature per search: scalar, then comparison.
+        let nodes: Vec<u64> =
+            text.lines().filter_map(|l| l.strip_prefix("nodes searched    : ")).map(|n| n.parse().unwrap()).collect();
         assert!(text.contains("positions         : 46"), "{text}");
+        assert!(text.contains("search            : scalar") && text.contains("search            : comparison"));
         nodes
     };
     let first = run();
-    assert!(first.parse::<u64>().unwrap() > 10_000, "{first}");
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert!(first.iter().all(|&n| n > 10_000), "{first:?}");
     assert_eq!(first, run());
 }

@@ -1,11 +1,14 @@
 // Browser benchmarks: `make bench-web`, or
-//   node web/bench/run.mjs --native target/release/deepchess [--depth 5] [--loads 3]
+//   node web/bench/run.mjs --native target/release/deepchess [--depth 5 | --movetime MS] [--loads 3]
+//     [--searches scalar,comparison] [--builds simd,scalar]
 //
-// 1. Nodes per second on core's 46 bench positions, depth --depth, with the
-//    shipped network: the native engine (`deepchess uci`) and the worker's
-//    SIMD128 and scalar builds in chromium, through the same UCI flow
-//    (`ucinewgame`, `position fen …`, `go depth N`). The node counts must be
-//    equal: the same search, wherever it runs.
+// 1. For each search (`setoption name Search`), nodes per second on core's 46
+//    bench positions, depth --depth (or --movetime ms each, reporting the
+//    median depth reached), with the shipped network: the native engine
+//    (`deepchess uci`) and the worker's SIMD128 and scalar builds in
+//    chromium, through the same UCI flow (`ucinewgame`, `position fen …`,
+//    `go …`). At a fixed depth the node counts must be equal: the same
+//    search, wherever it runs.
 // 2. Sizes: each .wasm after wasm-opt, and the whole site, raw and gzipped.
 // 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
 //    browser profile, the median of --loads page loads.
@@ -26,19 +29,28 @@ const native = arg('--native', join(here, '..', '..', 'target', 'release', 'deep
 const depth = Number(arg('--depth', 5));
 const loads = Number(arg('--loads', 3));
 const builds = arg('--builds', 'simd,scalar').split(',');
+const searches = arg('--searches', 'scalar,comparison').split(',');
+// With --movetime, each position is searched that long and the depth reached is reported.
+const movetime = arg('--movetime', null);
+const go = movetime ? `go movetime ${movetime}` : `go depth ${depth}`;
 const fens = [...readFileSync(join(here, '..', '..', 'core', 'src', 'bench.rs'), 'utf8').matchAll(/^\s*"([^"]+)",$/gm)].map(
   (m) => m[1],
 );
 
-/** Runs the bench flow through `send`/`next` (a UCI line out, the next line in). */
-async function benchFlow(fens, depth, send, next, now) {
+/**
+ * Runs the bench flow through `send`/`next` (a UCI line out, the next line in)
+ * with the search `search`: nodes, time and the median depth reached.
+ */
+async function benchFlow(fens, go, search, send, next, now) {
   let nodes = 0;
   let ms = 0;
+  const depths = [];
+  send(`setoption name Search value ${search}`);
   for (const fen of fens) {
     send('ucinewgame');
     send(`position fen ${fen}`);
     const started = now();
-    send(`go depth ${depth}`);
+    send(go);
     let last = '';
     for (;;) {
       const line = await next();
@@ -47,23 +59,25 @@ async function benchFlow(fens, depth, send, next, now) {
     }
     ms += now() - started;
     nodes += Number(/ nodes (\d+)/.exec(last)[1]);
+    depths.push(Number(/^info depth (\d+)/.exec(last)[1]));
   }
-  return { nodes, ms, nps: Math.round((nodes / ms) * 1000) };
+  depths.sort((a, b) => a - b);
+  return { nodes, ms, nps: Math.round((nodes / ms) * 1000), depth: depths[depths.length >> 1] };
 }
 
-async function nativeBench() {
+async function nativeBench(search) {
   const child = spawn(native, ['uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => (await lines.next()).value;
   const send = (line) => child.stdin.write(`${line}\n`);
-  const result = await benchFlow(fens, depth, send, next, () => performance.now());
+  const result = await benchFlow(fens, go, search, send, next, () => performance.now());
   send('quit');
   return result;
 }
 
-async function browserBench(page, build) {
+async function browserBench(page, build, search) {
   return page.evaluate(
-    async ({ build, fens, depth, flow }) => {
+    async ({ build, fens, go, search, flow }) => {
       const benchFlow = new Function(`return ${flow}`)();
       const worker = new Worker(`engine/worker.js?build=${build}&webgpu=0`, { type: 'module' });
       const queue = [];
@@ -79,12 +93,12 @@ async function browserBench(page, build) {
       const send = (line) => worker.postMessage(line);
       send('uci');
       while ((await next()) !== 'uciok');
-      const result = await benchFlow(fens, depth, send, next, () => performance.now());
+      const result = await benchFlow(fens, go, search, send, next, () => performance.now());
       worker.terminate();
       return result;
     },
     // The same function runs in the page: it is passed as its source.
-    { build, fens, depth, flow: benchFlow.toString() },
+    { build, fens, go, search, flow: benchFlow.toString() },
   );
 }
 
@@ -117,16 +131,22 @@ async function firstMove() {
 }
 
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
-console.log(`bench positions: ${fens.length}, depth ${depth}, network weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()}`);
-const nat = await nativeBench();
-console.log(`native  : ${nat.nodes} nodes in ${nat.ms.toFixed(0)} ms, ${nat.nps} nodes/s`);
+console.log(`bench positions: ${fens.length}, ${go}, network weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()}`);
 const browser = await start();
 try {
   const page = await browser.page('/embed-example.html');
-  for (const build of builds) {
-    const r = await browserBench(page, build);
-    const same = r.nodes === nat.nodes ? 'same nodes' : `NODES DIFFER from native (${r.nodes})`;
-    console.log(`wasm ${build.padEnd(6)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ${(r.nps / nat.nps).toFixed(2)}× native (${same})`);
+  for (const search of searches) {
+    const nat = await nativeBench(search);
+    console.log(`${search} native  : ${nat.nodes} nodes in ${nat.ms.toFixed(0)} ms, ${nat.nps} nodes/s, median depth ${nat.depth}`);
+    for (const build of builds) {
+      const r = await browserBench(page, build, search);
+      // At a fixed depth the node counts must agree; at a fixed time they cannot.
+      const same = movetime ? '' : r.nodes === nat.nodes ? ', same nodes' : `, NODES DIFFER from native (${r.nodes})`;
+      console.log(
+        `${search} wasm ${build.padEnd(6)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ` +
+          `${(r.nps / nat.nps).toFixed(2)}× native, median depth ${r.depth}${same}`,
+      );
+    }
   }
 } finally {
   await browser.close();

@@ -66,6 +66,9 @@ worker.onmessage = (event) => {
   if (!line.startsWith('info depth')) log('<', line);
   if (line === 'uciok') {
     send('setoption name MultiPV value 2');
+    // `?search=comparison` plays DeepChess's comparison search instead of the default.
+    const search = new URLSearchParams(location.search).get('search');
+    if (search) send(`setoption name Search value ${search}`);
     send('isready');
   } else if (line === 'readyok') {
     $('#status').textContent = 'Engine ready';

@@ -82,6 +82,7 @@ let searcher = null;
 createEngine()
   .then((engine) => {
     searcher = new Searcher(engine);
+    engine.send(`setoption name Search value ${$('#search').value}`);
     window.deepchess = { engine, game };
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
     $('#engine-status').textContent = `${name} ready`;
@@ -337,6 +338,14 @@ $('#flip').addEventListener('click', () => {
   board.set({ orientation });
 });
 $('#analysis-on').addEventListener('change', update);
+// The engine's two searches: a running search stops, then the next one uses the choice.
+$('#search').addEventListener('change', () => {
+  if (!searcher) return;
+  token = {};
+  searcher.cancel();
+  searcher.engine.send(`setoption name Search value ${$('#search').value}`);
+  update();
+});
 $('#multipv').addEventListener('change', update);
 $('#watch-toggle').addEventListener('click', () => {
   if (watching) {

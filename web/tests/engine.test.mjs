@@ -37,15 +37,32 @@ test('the scalar fallback build plays too', async () => {
   assertLegalAfterE4(lines);
 });
 
-test('stop during go infinite is answered promptly, and isready too', async () => {
+for (const search of ['scalar', 'comparison']) {
+  test(`Search ${search}: go depth 5 reports score cp and plays a legal move`, async () => {
+    const lines = await uci(
+      page,
+      ['uci', `setoption name Search value ${search}`, 'position startpos moves e2e4', 'go depth 5'],
+      '^bestmove',
+    );
+    assert.ok(lines.includes('option name Search type combo default scalar var scalar var comparison'));
+    assert.ok(!lines.some((l) => l.startsWith('info string error')), lines.join('\n'));
+    assert.ok(lines.some((l) => /^info depth 5 .* score cp -?\d+ .* pv /.test(l)), 'an info line with a score');
+    assertLegalAfterE4(lines);
+  });
+}
+
+for (const search of ['scalar', 'comparison']) test(`Search ${search}: stop during go infinite is answered promptly, and isready too`, async () => {
   const result = await page.evaluate(
-    () =>
+    (search) =>
       new Promise((resolve) => {
         const worker = new Worker('engine/worker.js', { type: 'module' });
         const times = {};
         let infos = 0;
         worker.onmessage = ({ data }) => {
-          if (data === 'uciok') worker.postMessage('go infinite');
+          if (data === 'uciok') {
+            worker.postMessage(`setoption name Search value ${search}`);
+            worker.postMessage('go infinite');
+          }
           if (data.startsWith('info depth') && ++infos === 3) {
             // Searching for a while: ask if ready, then stop.
             setTimeout(() => {
@@ -65,8 +82,9 @@ test('stop during go infinite is answered promptly, and isready too', async () =
         };
         worker.postMessage('uci');
       }),
+    search,
   );
-  console.log(`latency during go infinite: isready ${result.ready.toFixed(1)} ms, stop ${result.stop.toFixed(1)} ms`);
+  console.log(`${search}: latency during go infinite: isready ${result.ready.toFixed(1)} ms, stop ${result.stop.toFixed(1)} ms`);
   assert.match(result.bestmove, /^bestmove [a-h][1-8][a-h][1-8]/);
   // The target is 50 ms; the bound is generous for a loaded CI machine.
   assert.ok(result.stop < 500, `stop answered in ${result.stop} ms`);
@@ -117,4 +135,24 @@ test('the embedding example analyses through the plain UCI flow', async () => {
   for (const line of ['> uci', '< uciok', '> setoption name MultiPV value 2', '> isready', '< readyok', '> go depth 12']) {
     assert.ok(log.includes(line), `traffic includes ${line}`);
   }
+});
+
+test('the embedding example and the module API work with the comparison search too', async () => {
+  const example = await browser.page('/embed-example.html?search=comparison');
+  await example.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 2, null, { timeout: 60000 });
+  const log = await example.textContent('#log');
+  assert.ok(log.includes('> setoption name Search value comparison'), 'the option is sent');
+  assert.ok(!log.includes('info string error'), log);
+  const result = await example.evaluate(async () => {
+    const { createEngine } = await import('./deepchess.js');
+    const engine = await createEngine();
+    await engine.ready();
+    engine.send('setoption name Search value comparison');
+    const { move, info } = await engine.bestMove('position startpos', 'go depth 4');
+    engine.terminate();
+    return { move, info };
+  });
+  assert.match(result.move, /^[a-h][1-8][a-h][1-8]$/);
+  assert.match(result.info, /^info depth 4 .* score cp -?\d+ /);
+  await example.close();
 });

@@ -67,6 +67,15 @@ test('analyse shows the engine line, the eval bar and the best move arrow', asyn
   await page.screenshot({ path: join(shots, 'analyse.png') });
 });
 
+test('analysis runs with either search, chosen on the page', async () => {
+  for (const search of ['comparison', 'scalar']) {
+    await page.selectOption('#search', search);
+    await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
+    await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
+    assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d 1\. |^#-?\d+ 1\. /);
+  }
+});
+
 test('a PGN loads, steps through and copies out; a FEN loads and a bad one is refused', async () => {
   await page.click('#io summary');
   const pgn = '[Event "Test"]\n[White "A"]\n[Black "B"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {Ruy Lopez} 4. Ba4 Nf6 1-0';
@@ -144,6 +153,27 @@ test('after the first visit the site works with the network off', async () => {
       await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
     }
   });
+  // A worker's URL options survive the service worker's cache.
+  const ids = await page.evaluate(() =>
+    Promise.all(
+      ['engine/worker.js?build=scalar&webgpu=0', 'engine/worker.js'].map(
+        (url) =>
+          new Promise((resolve) => {
+            const worker = new Worker(url, { type: 'module' });
+            worker.onmessage = ({ data }) => {
+              if (data.startsWith('id name')) {
+                worker.terminate();
+                resolve(data);
+              }
+            };
+            worker.postMessage('uci');
+          }),
+      ),
+    ),
+  );
+  assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the page is controlled');
+  assert.match(ids[0], /wasm-scalar$/);
+  assert.match(ids[1], /wasm-simd128$/);
   // Nothing answers any more: the server stops, and the browser goes offline.
   await browser.stopServer();
   await browser.context.setOffline(true);

@@ -4,8 +4,10 @@ use alloc::vec::Vec;
 
 use crate::arch::padded;
 use crate::error::WeightsError;
+use crate::float::FloatLayer;
 use crate::format::Reader;
 use crate::kernels::{self, Kernel};
+use crate::quantize;
 
 /// A dense layer of the tower or the head.
 #[derive(Clone, Debug)]
@@ -30,6 +32,21 @@ impl Dense {
             }
         }
         Ok(Dense { inputs, outputs, bias, weights })
+    }
+
+    /// Quantizes a float layer ([`quantize::hidden_weight`] and
+    /// [`quantize::hidden_bias`]), as the exported file would.
+    pub fn from_float(layer: &FloatLayer) -> Dense {
+        let (inputs, outputs) = (layer.inputs(), layer.outputs());
+        let width = padded(inputs);
+        let mut weights = alloc::vec![0; outputs * width];
+        for (row, float) in weights.chunks_exact_mut(width).zip(layer.weights().chunks_exact(inputs)) {
+            for (w, &f) in row.iter_mut().zip(float) {
+                *w = quantize::hidden_weight(f);
+            }
+        }
+        let bias = layer.bias().iter().map(|&b| quantize::hidden_bias(b)).collect();
+        Dense { inputs, outputs, bias, weights }
     }
 
     /// Writes the parameters as [`read`](Self::read) expects them.

@@ -1,35 +1,43 @@
-//! The paper's position hashing: Pos2Vec embeddings cached by Zobrist hash.
+//! The paper's position hashing: values computed for a position (Pos2Vec
+//! embeddings, static evaluations) cached by Zobrist hash.
 
 use alloc::vec::Vec;
 
 use crate::embedding::Embedding;
 
-#[derive(Clone)]
-struct Entry {
+#[derive(Clone, Copy)]
+struct Entry<V> {
     key: u64,
-    embedding: Embedding,
+    value: V,
 }
 
-/// A direct-mapped cache of embeddings, so that each position is embedded
-/// once however often the search compares it. Replaces on collision.
-pub struct EmbeddingCache {
-    entries: Vec<Entry>,
+/// A direct-mapped cache keyed by Zobrist hash, so that each position is
+/// embedded (or evaluated) once however often the search meets it. Replaces
+/// on collision.
+pub struct HashCache<V> {
+    entries: Vec<Entry<V>>,
     hits: u64,
     lookups: u64,
 }
 
-impl EmbeddingCache {
+/// Pos2Vec embeddings by Zobrist hash (the comparison search's cache).
+pub type EmbeddingCache = HashCache<Embedding>;
+
+/// Static evaluations in centipawns by Zobrist hash (the scalar search's).
+pub type EvalCache = HashCache<i32>;
+
+/// Key of an empty slot. Key 0 with a zero value could be mistaken for a hit;
+/// `u64::MAX` is as unlikely as any other collision.
+const EMPTY: u64 = u64::MAX;
+
+impl<V: Copy + Default> HashCache<V> {
     /// Bytes one entry takes.
-    pub const ENTRY_BYTES: usize = core::mem::size_of::<Entry>();
+    pub const ENTRY_BYTES: usize = core::mem::size_of::<Entry<V>>();
 
     /// A cache of at most `bytes` (at least one entry).
-    pub fn with_bytes(bytes: usize) -> EmbeddingCache {
+    pub fn with_bytes(bytes: usize) -> HashCache<V> {
         let len = (bytes / Self::ENTRY_BYTES).max(1);
-        // Key 0 with a zero embedding could be mistaken for a hit; a key of
-        // u64::MAX is as unlikely as any other collision and never a zobrist
-        // hash the search has seen yet.
-        let empty = Entry { key: u64::MAX, embedding: Embedding::ZERO };
-        EmbeddingCache { entries: alloc::vec![empty; len], hits: 0, lookups: 0 }
+        HashCache { entries: alloc::vec![Entry { key: EMPTY, value: V::default() }; len], hits: 0, lookups: 0 }
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -37,25 +45,25 @@ impl EmbeddingCache {
         ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
     }
 
-    /// The embedding cached for `key`, if any.
-    pub fn get(&mut self, key: u64) -> Option<Embedding> {
+    /// The value cached for `key`, if any.
+    pub fn get(&mut self, key: u64) -> Option<V> {
         self.lookups += 1;
         let entry = &self.entries[self.slot(key)];
         (entry.key == key).then(|| {
             self.hits += 1;
-            entry.embedding
+            entry.value
         })
     }
 
-    /// Caches `embedding` for `key`.
-    pub fn insert(&mut self, key: u64, embedding: Embedding) {
+    /// Caches `value` for `key`.
+    pub fn insert(&mut self, key: u64, value: V) {
         let slot = self.slot(key);
-        self.entries[slot] = Entry { key, embedding };
+        self.entries[slot] = Entry { key, value };
     }
 
     /// Empties the cache.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry { key: u64::MAX, embedding: Embedding::ZERO });
+        self.entries.fill(Entry { key: EMPTY, value: V::default() });
         self.hits = 0;
         self.lookups = 0;
     }

@@ -1,6 +1,5 @@
 //! DeepChess's network as the search's comparator.
 
-use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use shakmaty::{Chess, Move};
@@ -13,6 +12,7 @@ use crate::features::Features;
 use crate::network::Network;
 use crate::search::cache::EmbeddingCache;
 use crate::search::comparator::Comparator;
+use crate::search::path::AccumulatorPath;
 
 /// Key salt for mirrored positions in the embedding cache.
 const MIRROR_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -30,6 +30,11 @@ impl NetLeaf {
     pub fn embedding(&self) -> &Embedding {
         &self.embedding
     }
+
+    /// The position's active input bits.
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
 }
 
 /// The network, with incrementally updated first-layer sums along the search
@@ -43,8 +48,7 @@ impl NetLeaf {
 pub struct NetComparator {
     net: Network,
     cache: EmbeddingCache,
-    path: Vec<Accumulator>,
-    depth: usize,
+    path: AccumulatorPath,
     scratch: Accumulator,
 }
 
@@ -52,13 +56,7 @@ impl NetComparator {
     /// Wraps `net`, with an embedding cache of at most `cache_bytes`.
     pub fn new(net: Network, cache_bytes: usize) -> NetComparator {
         let scratch = Accumulator::new(&net, &Chess::default());
-        NetComparator {
-            path: alloc::vec![scratch.clone()],
-            net,
-            cache: EmbeddingCache::with_bytes(cache_bytes),
-            depth: 0,
-            scratch,
-        }
+        NetComparator { path: AccumulatorPath::new(&net), net, cache: EmbeddingCache::with_bytes(cache_bytes), scratch }
     }
 
     /// The network.
@@ -100,30 +98,22 @@ impl Comparator for NetComparator {
     type Leaf = NetLeaf;
 
     fn set_root(&mut self, root: &Chess, _hash: u64) {
-        self.depth = 0;
-        self.path[0].refresh(&self.net, &Features::from_position(root));
+        self.path.set_root(&self.net, &Features::from_position(root));
     }
 
     fn push(&mut self, before: &Chess, m: Move, after: &Chess, _hash: u64) {
-        self.depth += 1;
-        if self.path.len() <= self.depth {
-            self.path.push(self.path[self.depth - 1].clone());
-        } else {
-            let (done, rest) = self.path.split_at_mut(self.depth);
-            rest[0].clone_from(&done[self.depth - 1]);
-        }
-        self.path[self.depth].apply(&self.net, &FeatureDelta::new(before, m, after));
+        self.path.push(&self.net, &FeatureDelta::new(before, m, after));
     }
 
     fn pop(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.path.pop();
     }
 
     fn leaf(&mut self, pos: &Chess, hash: u64) -> NetLeaf {
         let embedding = match self.cache.get(hash) {
             Some(embedding) => embedding,
             None => {
-                let embedding = self.net.embed(&self.path[self.depth]);
+                let embedding = self.net.embed(self.path.top());
                 self.cache.insert(hash, embedding);
                 embedding
             }

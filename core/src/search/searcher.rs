@@ -290,10 +290,7 @@ impl<C: Comparator> Search<C> {
             frame.next += 1;
             let mut child = frame.pos.clone();
             child.play_unchecked(m);
-            let hash = frame
-                .pos
-                .update_zobrist_hash(Zobrist64(frame.hash), m, EnPassantMode::Legal)
-                .map_or_else(|| zobrist(&child), |z| z.0);
+            let hash = child_hash(&frame.pos, frame.hash, m, &child);
             let (depth, ply) = (frame.depth - 1, frame.ply + 1);
             let (alpha, beta) = (frame.alpha.clone(), frame.beta.clone());
             self.comparator.push(&frame.pos, m, &child, hash);
@@ -500,6 +497,12 @@ impl<C: Comparator> Search<C> {
         let window = (pos.halfmoves() as usize).min(last);
         (4..=window).step_by(2).any(|back| self.history[last - back] == hash)
     }
+}
+
+/// The Zobrist hash of `child`, reached by `m` from `pos` (hash `hash`):
+/// updated incrementally where shakmaty can, else computed afresh.
+pub(crate) fn child_hash(pos: &Chess, hash: u64, m: Move, child: &Chess) -> u64 {
+    pos.update_zobrist_hash(Zobrist64(hash), m, EnPassantMode::Legal).map_or_else(|| zobrist(child), |z| z.0)
 }
 
 /// The Zobrist hash shakmaty computes, with the en passant square counted

@@ -11,7 +11,6 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt::Write as _;
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -19,8 +18,9 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::default_network::DEFAULT_NETWORK;
 use crate::network::Network;
-use crate::search::{Event, Limits, Line, NetComparator, NetLeaf, Search, zobrist};
+use crate::search::{Event, Limits, NetComparator, Search, zobrist};
 use crate::uci::command::{Command, Go};
+use crate::uci::searcher::{SearchKind, Searcher, split_hash};
 use crate::uci::time::TimeBudget;
 
 /// Default `Hash`, in MiB.
@@ -49,7 +49,12 @@ struct Options {
     hash_mb: usize,
     multipv: usize,
     move_overhead: u64,
+    search: SearchKind,
+    threads: usize,
 }
+
+/// The default `Search`: the stronger of the two in matches (STRENGTH.md).
+pub const DEFAULT_SEARCH: SearchKind = SearchKind::Scalar;
 
 struct Active {
     started: u64,
@@ -59,43 +64,104 @@ struct Active {
     waiting: bool,
 }
 
-/// A UCI engine over the comparison search.
+/// A UCI engine over the scalar or the comparison search (`Search`).
 pub struct UciEngine {
-    search: Option<Search<NetComparator>>,
+    search: Option<Searcher>,
     options: Options,
+    /// Largest `Threads` the host supports (1 in the browser worker).
+    max_threads: usize,
     position: Chess,
     /// Zobrist hashes of the game's positions before `position`.
     game: Vec<u64>,
     active: Option<Active>,
+    /// Searches started (each `go`).
+    searches: u64,
 }
 
 impl UciEngine {
     /// An engine that judges with `network`, or, with `None`, answers `go`
     /// with an error until a network is loaded.
     pub fn new(network: Option<Network>) -> UciEngine {
-        let options = Options { hash_mb: DEFAULT_HASH_MB, multipv: 1, move_overhead: DEFAULT_MOVE_OVERHEAD };
-        let mut engine =
-            UciEngine { search: None, options, position: Chess::default(), game: Vec::new(), active: None };
+        let options = Options {
+            hash_mb: DEFAULT_HASH_MB,
+            multipv: 1,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            search: DEFAULT_SEARCH,
+            threads: 1,
+        };
+        let mut engine = UciEngine {
+            search: None,
+            options,
+            max_threads: 1,
+            position: Chess::default(),
+            game: Vec::new(),
+            active: None,
+            searches: 0,
+        };
         if let Some(net) = network {
             engine.set_network(net);
         }
         engine
     }
 
-    /// Replaces the network (and empties the caches).
+    /// Lets `Threads` go up to `max` (a host that runs helper searches
+    /// calls it before `uci`; see [`helper_job`](Self::helper_job)).
+    pub fn set_max_threads(&mut self, max: usize) {
+        self.max_threads = max.max(1);
+    }
+
+    /// Replaces the network (and empties the caches). The search is the one
+    /// `Search` names if the network has its head, else the other.
     pub fn set_network(&mut self, net: Network) {
-        self.search = Some(net_search(net, self.options.hash_mb));
+        let kind = self.playable_kind(&net);
+        self.search = Some(Searcher::new(kind, net, self.options.hash_mb));
+    }
+
+    fn playable_kind(&self, net: &Network) -> SearchKind {
+        let wanted = self.options.search;
+        if wanted.supported_by(net) {
+            wanted
+        } else {
+            SearchKind::ALL.into_iter().find(|k| k.supported_by(net)).unwrap_or(wanted)
+        }
     }
 
     /// The network in use.
     pub fn network(&self) -> Option<&Network> {
-        self.search.as_ref().map(|s| s.comparator().network())
+        self.search.as_ref().map(Searcher::network)
     }
 
-    /// The comparator, to fill its embedding cache from a batch computed
-    /// elsewhere (see [`frontier`](crate::search::frontier)).
+    /// The search that plays: `Search`, where the network has its head.
+    pub fn search_kind(&self) -> Option<SearchKind> {
+        self.search.as_ref().map(Searcher::kind)
+    }
+
+    /// The comparison search's comparator, to fill its embedding cache from
+    /// a batch computed elsewhere (see [`frontier`](crate::search::frontier));
+    /// `None` while the scalar search plays.
     pub fn comparator_mut(&mut self) -> Option<&mut NetComparator> {
-        self.search.as_mut().map(|s| s.comparator_mut())
+        match self.search.as_mut() {
+            Some(Searcher::Comparison(search)) => Some(search.comparator_mut()),
+            _ => None,
+        }
+    }
+
+    /// What helper threads need to join the search `go` just started (Lazy
+    /// SMP over the shared transposition table): `None` unless the scalar
+    /// search is running and `Threads` is above 1.
+    pub fn helper_job(&self) -> Option<HelperJob> {
+        let Some(Searcher::Scalar(search)) = &self.search else { return None };
+        if self.options.threads < 2 || self.active.is_none() {
+            return None;
+        }
+        Some(HelperJob {
+            helpers: self.options.threads - 1,
+            network: search.evaluator().network().clone(),
+            table: search.table().clone(),
+            root: self.position.clone(),
+            game: self.game.clone(),
+            cache_bytes: split_hash(SearchKind::Scalar, self.options.hash_mb).0,
+        })
     }
 
     /// Loads a weights file read by the host for `EvalFile`, reporting the
@@ -113,6 +179,12 @@ impl UciEngine {
     /// The position the next `go` searches.
     pub fn position(&self) -> &Chess {
         &self.position
+    }
+
+    /// A number that changes with every `go`, so that a host can tell a new
+    /// search from the one its helper threads joined.
+    pub fn search_id(&self) -> u64 {
+        self.searches
     }
 
     /// Whether a search is running and wants [`think`](Self::think) calls.
@@ -166,11 +238,17 @@ impl UciEngine {
         out(concat!("id name DeepChess ", env!("CARGO_PKG_VERSION")));
         out("id author the DeepChess developers");
         out(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
-        out("option name Threads type spin default 1 min 1 max 1");
+        out(&format!("option name Threads type spin default 1 min 1 max {}", self.max_threads));
         out(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"));
         out("option name UCI_AnalyseMode type check default false");
         out(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
         out("option name EvalFile type string default <embedded>");
+        out(&format!(
+            "option name Search type combo default {} var {} var {}",
+            DEFAULT_SEARCH.name(),
+            SearchKind::Scalar.name(),
+            SearchKind::Comparison.name()
+        ));
         out("uciok");
     }
 
@@ -182,10 +260,8 @@ impl UciEngine {
             "hash" => match number(1, MAX_HASH_MB as u64) {
                 Some(mb) => {
                     self.options.hash_mb = mb as usize;
-                    let (cache, tt) = split_hash(self.options.hash_mb);
                     if let Some(search) = &mut self.search {
-                        search.comparator_mut().resize_cache(cache);
-                        search.resize_tt(tt);
+                        search.resize(self.options.hash_mb);
                     }
                 }
                 None => invalid(),
@@ -194,12 +270,30 @@ impl UciEngine {
                 Some(k) => self.options.multipv = k as usize,
                 None => invalid(),
             },
-            // One thread: the value is accepted and ignored.
-            "threads" => {
-                if number(1, 1).is_none() {
-                    invalid();
+            // Helper threads join the scalar search where the host runs them.
+            "threads" => match number(1, self.max_threads as u64) {
+                Some(n) => self.options.threads = n as usize,
+                None => invalid(),
+            },
+            "search" => match value.parse::<SearchKind>() {
+                Ok(kind) => {
+                    self.options.search = kind;
+                    self.finish(out);
+                    if let Some(net) = self.network().cloned() {
+                        if !kind.supported_by(&net) {
+                            out(&format!(
+                                "info string error: this network has no {} head; playing with the {} search",
+                                if kind == SearchKind::Scalar { "utility" } else { "comparison" },
+                                self.playable_kind(&net).name()
+                            ));
+                        }
+                        if self.search_kind() != Some(self.playable_kind(&net)) {
+                            self.set_network(net);
+                        }
+                    }
                 }
-            }
+                Err(()) => invalid(),
+            },
             // Analysis and play search the same way: accepted, no effect.
             "uci_analysemode" => {
                 if value != "true" && value != "false" {
@@ -232,6 +326,7 @@ impl UciEngine {
 
     fn go(&mut self, go: &Go, now: u64, out: &mut dyn FnMut(&str)) {
         self.finish(out);
+        self.searches += 1;
         let Some(search) = &mut self.search else {
             out("info string error: no network loaded; use --weights or setoption name EvalFile value <file>");
             out("bestmove (none)");
@@ -266,9 +361,9 @@ impl UciEngine {
             Event::Paused => false,
             Event::Line => {
                 let elapsed = clock().saturating_sub(started);
-                let Some(line) = search.last_line().cloned() else { return };
-                out(&info_line(search, &line, elapsed));
-                let iteration_done = line.multipv >= self.options.multipv.min(self.position.legal_moves().len());
+                let Some((multipv, line)) = search.last_info(&self.position, elapsed) else { return };
+                out(&line);
+                let iteration_done = multipv >= self.options.multipv.min(self.position.legal_moves().len());
                 iteration_done && active.budget.is_some_and(|b| elapsed >= b.soft)
             }
             Event::Finished => {
@@ -296,40 +391,35 @@ impl UciEngine {
     }
 }
 
+/// What a host's helper threads need to join a scalar search (Lazy SMP):
+/// each runs its own [`ScalarSearch`](crate::search::ScalarSearch) of `root`
+/// over a copy of `network`, sharing `table` with the main search, until the
+/// main search sends `bestmove`.
+pub struct HelperJob {
+    /// Helper threads to start (`Threads` − 1).
+    pub helpers: usize,
+    /// The network, for each helper's evaluator.
+    pub network: Network,
+    /// The main search's transposition table.
+    pub table: alloc::sync::Arc<crate::search::ScoreTable>,
+    /// The position searched.
+    pub root: Chess,
+    /// Zobrist hashes of the game before `root`.
+    pub game: Vec<u64>,
+    /// Bytes of each helper's evaluation cache.
+    pub cache_bytes: usize,
+}
+
 /// A comparison search over `net` whose caches take `hash_mb` MiB, split as
 /// the `Hash` option is.
 pub fn net_search(net: Network, hash_mb: usize) -> Search<NetComparator> {
-    let (cache, tt) = split_hash(hash_mb);
+    let (cache, tt) = split_hash(SearchKind::Comparison, hash_mb);
     Search::new(NetComparator::new(net, cache), tt)
-}
-
-/// The embedding cache gets three quarters of `Hash`, the transposition
-/// table the rest.
-fn split_hash(mb: usize) -> (usize, usize) {
-    let bytes = mb << 20;
-    (bytes / 4 * 3, bytes / 4)
 }
 
 /// `e2e4`, `e7e8q`, `e1g1` (castling as the king's two-square move).
 pub fn uci_move(m: Move) -> UciMove {
     UciMove::from_move(m, CastlingMode::Standard)
-}
-
-fn info_line(search: &mut Search<NetComparator>, line: &Line<NetLeaf>, elapsed: u64) -> String {
-    let nodes = search.nodes();
-    let nps = nodes * 1000 / elapsed.max(1);
-    let score = search.score(&line.value);
-    let mut text = format!(
-        "info depth {} seldepth {} multipv {} score {score} nodes {nodes} nps {nps} hashfull {} time {elapsed} pv",
-        line.depth,
-        line.seldepth.max(line.depth),
-        line.multipv,
-        search.hashfull(),
-    );
-    for &m in &line.pv {
-        let _ = write!(text, " {}", uci_move(m));
-    }
-    text
 }
 
 /// A position and the moves played from it, checked move by move; returns the

@@ -1,0 +1,135 @@
+//! Move ordering for the scalar search: the hash move, captures by static
+//! exchange, killers, countermoves and history with a malus.
+
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
+
+use crate::search::MAX_PLY;
+use crate::search::ordering::is_tactical;
+use crate::search::see::{see_ge, see_value};
+
+/// History scores stay within ±this.
+const HISTORY_MAX: i32 = 16_384;
+
+const HASH_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+const COUNTER: i32 = KILLER - 2;
+const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// What the scalar search has learnt about quiet moves: killers by ply,
+/// butterfly history by side and from-to squares, and the countermove to
+/// each opponent move (by its piece and target square).
+pub struct History {
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    butterfly: [[[i32; 64]; 64]; 2],
+    counters: [[[Option<Move>; 64]; 6]; 2],
+}
+
+impl History {
+    /// Empty tables.
+    pub fn new() -> History {
+        History { killers: [[None; 2]; MAX_PLY], butterfly: [[[0; 64]; 64]; 2], counters: [[[None; 64]; 6]; 2] }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = History::new();
+    }
+
+    /// Sorts `moves` of `pos` best first: the hash move; captures and
+    /// promotions that do not lose material (by [`see_ge`]), most valuable
+    /// victim first; the killers of `ply`; the countermove to `previous`;
+    /// quiet moves by history; then losing captures.
+    pub fn sort(&self, pos: &Chess, moves: &mut MoveList, hash_move: Option<Move>, ply: usize, previous: Option<Move>) {
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let counter = self.counter(pos.turn(), previous);
+        let turn = pos.turn();
+        moves.sort_by_cached_key(|&m| {
+            let score = if Some(m) == hash_move {
+                HASH_MOVE
+            } else if is_tactical(m) {
+                let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+                let base = if see_ge(pos, m, 0) { GOOD_CAPTURE } else { BAD_CAPTURE };
+                base + victim * 8 - m.role() as i32
+            } else if Some(m) == killers[0] {
+                KILLER + 1
+            } else if Some(m) == killers[1] {
+                KILLER
+            } else if Some(m) == counter {
+                COUNTER
+            } else {
+                self.score(turn, m)
+            };
+            core::cmp::Reverse(score)
+        });
+    }
+
+    /// The history score of a quiet move, within ±16384.
+    pub fn score(&self, turn: Color, m: Move) -> i32 {
+        let (from, to) = squares(m);
+        self.butterfly[turn as usize][from][to]
+    }
+
+    /// Whether `m` is a killer at `ply` or the countermove to `previous`.
+    pub fn is_refutation(&self, turn: Color, m: Move, ply: usize, previous: Option<Move>) -> bool {
+        self.killers.get(ply).is_some_and(|k| k.contains(&Some(m))) || self.counter(turn, previous) == Some(m)
+    }
+
+    fn counter(&self, turn: Color, previous: Option<Move>) -> Option<Move> {
+        let previous = previous?;
+        self.counters[(!turn) as usize][previous.role() as usize - 1][previous.to() as usize]
+    }
+
+    /// The quiet move `best` caused a cutoff at `ply` with `depth` left,
+    /// after the quiet moves `tried` (which it ends) failed to: `best` gains
+    /// history, becomes a killer and the countermove to `previous`; the others
+    /// lose history.
+    pub fn record_cutoff(
+        &mut self,
+        turn: Color,
+        best: Move,
+        tried: &[Move],
+        ply: usize,
+        depth: i32,
+        previous: Option<Move>,
+    ) {
+        if is_tactical(best) {
+            return;
+        }
+        if let Some(killers) = self.killers.get_mut(ply)
+            && killers[0] != Some(best)
+        {
+            killers[1] = killers[0];
+            killers[0] = Some(best);
+        }
+        if let Some(previous) = previous {
+            self.counters[(!turn) as usize][previous.role() as usize - 1][previous.to() as usize] = Some(best);
+        }
+        let bonus = (depth * depth).min(1200);
+        for &m in tried {
+            let (from, to) = squares(m);
+            let entry = &mut self.butterfly[turn as usize][from][to];
+            let delta = if m == best { bonus } else { -bonus };
+            // Gravity: the nearer the bound, the smaller the step.
+            *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+        }
+    }
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new()
+    }
+}
+
+fn squares(m: Move) -> (usize, usize) {
+    (m.from().map_or(0, |sq: Square| sq as usize), m.to() as usize)
+}
+
+/// Whether the side to move has a piece other than pawns and its king: the
+/// null-move search's zugzwang guard.
+pub fn has_non_pawn_material(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pieces = board.by_color(pos.turn()) & !board.by_role(Role::Pawn) & !board.by_role(Role::King);
+    pieces.any()
+}

@@ -1,0 +1,239 @@
+//! The search an engine plays with: DeepChess's comparison search or the
+//! scalar search over the utility head, behind one interface.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+use core::str::FromStr;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+
+use crate::network::Network;
+use crate::search::{Event, Limits, Line, NetComparator, NetEvaluator, NetLeaf, ScalarSearch, Score, Search, Value};
+
+/// Which search plays (`setoption name Search value scalar|comparison`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchKind {
+    /// Negamax PVS over the utility head's centipawns ([`ScalarSearch`]).
+    Scalar,
+    /// DeepChess's comparison alpha-beta ([`Search`]).
+    Comparison,
+}
+
+impl SearchKind {
+    /// Both kinds, the default first.
+    pub const ALL: [SearchKind; 2] = [SearchKind::Scalar, SearchKind::Comparison];
+
+    /// The option value: `scalar` or `comparison`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Scalar => "scalar",
+            SearchKind::Comparison => "comparison",
+        }
+    }
+
+    /// Whether `net` has the head this search needs.
+    pub fn supported_by(self, net: &Network) -> bool {
+        match self {
+            SearchKind::Scalar => net.has_utility(),
+            SearchKind::Comparison => net.has_comparison(),
+        }
+    }
+}
+
+impl FromStr for SearchKind {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<SearchKind, ()> {
+        SearchKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(s.trim())).ok_or(())
+    }
+}
+
+/// Either search, with what the UCI engine needs of it.
+pub enum Searcher {
+    /// The comparison search.
+    Comparison(Box<Search<NetComparator>>),
+    /// The scalar search.
+    Scalar(Box<ScalarSearch<NetEvaluator>>),
+}
+
+impl Searcher {
+    /// A search of `kind` over `net` whose tables take `hash_mb` MiB (see
+    /// [`split_hash`]).
+    pub fn new(kind: SearchKind, net: Network, hash_mb: usize) -> Searcher {
+        let (cache, tt) = split_hash(kind, hash_mb);
+        match kind {
+            SearchKind::Comparison => Searcher::Comparison(Box::new(Search::new(NetComparator::new(net, cache), tt))),
+            SearchKind::Scalar => Searcher::Scalar(Box::new(ScalarSearch::new(NetEvaluator::new(net, cache), tt))),
+        }
+    }
+
+    /// Which search this is.
+    pub fn kind(&self) -> SearchKind {
+        match self {
+            Searcher::Comparison(_) => SearchKind::Comparison,
+            Searcher::Scalar(_) => SearchKind::Scalar,
+        }
+    }
+
+    /// The network.
+    pub fn network(&self) -> &Network {
+        match self {
+            Searcher::Comparison(s) => s.comparator().network(),
+            Searcher::Scalar(s) => s.evaluator().network(),
+        }
+    }
+
+    /// Resizes the caches and tables to `hash_mb` MiB (emptying them).
+    pub fn resize(&mut self, hash_mb: usize) {
+        let (cache, tt) = split_hash(self.kind(), hash_mb);
+        match self {
+            Searcher::Comparison(s) => {
+                s.comparator_mut().resize_cache(cache);
+                s.resize_tt(tt);
+            }
+            Searcher::Scalar(s) => {
+                s.evaluator_mut().resize_cache(cache);
+                s.resize_tt(tt);
+            }
+        }
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        match self {
+            Searcher::Comparison(s) => s.clear(),
+            Searcher::Scalar(s) => s.clear(),
+        }
+    }
+
+    /// Starts a search of `root` after the game `game` (Zobrist hashes).
+    pub fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
+        match self {
+            Searcher::Comparison(s) => s.start(root, game, limits),
+            Searcher::Scalar(s) => s.start(root, game, limits),
+        }
+    }
+
+    /// Whether a search is under way.
+    pub fn is_running(&self) -> bool {
+        match self {
+            Searcher::Comparison(s) => s.is_running(),
+            Searcher::Scalar(s) => s.is_running(),
+        }
+    }
+
+    /// Searches about `budget` nodes (see [`Search::step`]).
+    pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
+        match self {
+            Searcher::Comparison(s) => s.step(budget, should_stop),
+            Searcher::Scalar(s) => s.step(budget, should_stop),
+        }
+    }
+
+    /// Ends the search now.
+    pub fn stop(&mut self) {
+        match self {
+            Searcher::Comparison(s) => s.stop(),
+            Searcher::Scalar(s) => s.stop(),
+        }
+    }
+
+    /// The move to play.
+    pub fn best_move(&self) -> Option<Move> {
+        match self {
+            Searcher::Comparison(s) => s.best_move(),
+            Searcher::Scalar(s) => s.best_move(),
+        }
+    }
+
+    /// Nodes searched since the start.
+    pub fn nodes(&self) -> u64 {
+        match self {
+            Searcher::Comparison(s) => s.nodes(),
+            Searcher::Scalar(s) => s.nodes(),
+        }
+    }
+
+    /// Permille of the transposition table in use.
+    pub fn hashfull(&self) -> u32 {
+        match self {
+            Searcher::Comparison(s) => s.hashfull(),
+            Searcher::Scalar(s) => s.hashfull(),
+        }
+    }
+
+    /// The line that completed last: its MultiPV index and its UCI `info`
+    /// line, `elapsed` ms after the start.
+    pub fn last_info(&mut self, root: &Chess, elapsed: u64) -> Option<(usize, String)> {
+        let nodes = self.nodes();
+        let hashfull = self.hashfull();
+        let (depth, seldepth, multipv, score, pv) = match self {
+            Searcher::Comparison(s) => {
+                let line = s.last_line()?.clone();
+                let score = comparison_score(s, root, &line);
+                (line.depth, line.seldepth, line.multipv, score, line.pv)
+            }
+            Searcher::Scalar(s) => {
+                let line = s.last_line()?;
+                (line.depth, line.seldepth, line.multipv, line.score, line.pv.clone())
+            }
+        };
+        let nps = nodes * 1000 / elapsed.max(1);
+        let mut text = format!(
+            "info depth {depth} seldepth {} multipv {multipv} score {score} nodes {nodes} nps {nps} hashfull {hashfull} time {elapsed} pv",
+            seldepth.max(depth),
+        );
+        for &m in &pv {
+            let _ = write!(text, " {}", UciMove::from_move(m, CastlingMode::Standard));
+        }
+        Some((multipv, text))
+    }
+
+    /// The principal variations of the last completed iteration (or the
+    /// current one's, where it has them), best first.
+    pub fn pvs(&self) -> Vec<Vec<Move>> {
+        match self {
+            Searcher::Comparison(s) => s.lines().map(|line| line.pv.clone()).collect(),
+            Searcher::Scalar(s) => s.lines().map(|line| line.pv.clone()).collect(),
+        }
+    }
+}
+
+/// The comparison search's score for `line`: where the network has a
+/// utility head, its centipawns for the line's last position, as the scalar
+/// search reports; otherwise the comparison network's confidence against a
+/// draw ([`Score::cp_from_logit`]). Mates are exact either way.
+fn comparison_score(search: &mut Search<NetComparator>, root: &Chess, line: &Line<NetLeaf>) -> Score {
+    let net = search.comparator().network();
+    if let Value::Position(leaf) = &line.value
+        && net.has_utility()
+        && let Some(cp) = net.evaluate(leaf.embedding(), &mirror_embedding(net, root, leaf))
+    {
+        let cp = cp.clamp(-crate::search::MAX_CP, crate::search::MAX_CP);
+        return Score::Cp(if root.turn() == Color::White { cp } else { -cp });
+    }
+    search.score(&line.value)
+}
+
+/// The embedding of the colour mirror image of `leaf`'s position.
+fn mirror_embedding(net: &Network, root: &Chess, leaf: &NetLeaf) -> crate::Embedding {
+    let mut acc = net.accumulator(root);
+    acc.refresh(net, &leaf.features().mirrored());
+    net.embed(&acc)
+}
+
+/// How `Hash` is split. The comparison search gives three quarters to its
+/// embedding cache and a quarter to its move table; the scalar search three
+/// quarters to its transposition table and a quarter to its evaluation
+/// cache. Returns (cache bytes, table bytes).
+pub fn split_hash(kind: SearchKind, mb: usize) -> (usize, usize) {
+    let bytes = mb << 20;
+    match kind {
+        SearchKind::Comparison => (bytes / 4 * 3, bytes / 4),
+        SearchKind::Scalar => (bytes / 4, bytes / 4 * 3),
+    }
+}
