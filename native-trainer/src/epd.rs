@@ -12,7 +12,7 @@ use anyhow::Context;
 use deepchess_core::search::{Event, Limits};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, Move};
-use deepchess_core::uci::{DEFAULT_HASH_MB, net_search, parse_game, uci_move};
+use deepchess_core::uci::{DEFAULT_HASH_MB, SearchKind, Searcher, parse_game, uci_move};
 
 use crate::network;
 
@@ -31,6 +31,9 @@ pub struct Args {
     /// The network (default: the embedded one).
     #[arg(long)]
     weights: Option<PathBuf>,
+    /// Which search plays: scalar or comparison.
+    #[arg(long, default_value = "scalar", value_parser = ["scalar", "comparison"])]
+    search: String,
     /// Print each position's result.
     #[arg(long)]
     verbose: bool,
@@ -108,7 +111,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some((_, net)) => net,
         None => anyhow::bail!("no network: give --weights"),
     };
-    let mut search = net_search(net, DEFAULT_HASH_MB);
+    let kind: SearchKind = args.search.parse().map_err(|()| anyhow::anyhow!("unknown search {}", args.search))?;
+    anyhow::ensure!(kind.supported_by(&net), "the network has no head for the {} search", kind.name());
+    let mut search = Searcher::new(kind, net, DEFAULT_HASH_MB);
     let (mut solved, mut tested, mut points, mut max_points) = (0, 0, 0, 0);
     for case in &cases {
         search.clear();
@@ -135,6 +140,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     println!("suite     : {} ({} positions)", args.suite.display(), cases.len());
+    println!("search    : {}", kind.name());
     println!(
         "limit     : {}",
         args.depth.map_or_else(|| format!("{} ms", args.movetime.unwrap_or(0)), |d| format!("depth {d}"))

@@ -9,19 +9,22 @@ use deepchess_trainer::epd::parse_case;
 #[test]
 fn suite_is_scored() {
     let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/suite.epd");
-    let out = Command::new(deepchess())
-        .args(["eval", "epd", "--suite", suite, "--depth", "2", "--verbose"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("suite     : ") && text.contains("(6 positions)"), "{text}");
-    // Four mates in one are found by the rules; the avoid-move line depends
-    // on the network, so 4 or 5 of 5.
-    assert!(text.contains("solved    : 4 / 5") || text.contains("solved    : 5 / 5"), "{text}");
-    assert!(text.contains("points    : 10 / 10 (100.0%)"), "{text}");
-    for id in ["back rank ", "back rank, Black ", "queen and king ", "scholar "] {
-        assert!(text.lines().any(|l| l.starts_with(id) && l.ends_with("solved")), "{id}: {text}");
+    for search in ["scalar", "comparison"] {
+        let out = Command::new(deepchess())
+            .args(["eval", "epd", "--suite", suite, "--depth", "2", "--search", search, "--verbose"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("suite     : ") && text.contains("(6 positions)"), "{text}");
+        assert!(text.contains(&format!("search    : {search}")), "{text}");
+        // Four mates in one are found by the rules; the avoid-move line depends
+        // on the network, so 4 or 5 of 5.
+        assert!(text.contains("solved    : 4 / 5") || text.contains("solved    : 5 / 5"), "{text}");
+        assert!(text.contains("points    : 10 / 10 (100.0%)"), "{text}");
+        for id in ["back rank ", "back rank, Black ", "queen and king ", "scholar "] {
+            assert!(text.lines().any(|l| l.starts_with(id) && l.ends_with("solved")), "{id}: {text}");
+        }
     }
 }
 

@@ -27,6 +27,7 @@ mod score;
 mod score_table;
 mod searcher;
 mod see;
+mod slices;
 mod tt;
 mod value;
 

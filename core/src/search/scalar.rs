@@ -28,6 +28,7 @@ use crate::search::score::{MAX_CP, Score};
 use crate::search::score_table::{Bound, MATE, MATE_BOUND, ScoreTable};
 use crate::search::searcher::{Event, Limits, POLL_NODES, child_hash, zobrist};
 use crate::search::see::{see_ge, see_value};
+use crate::search::slices::{self, Sliced};
 use crate::search::{MAX_DEPTH, MAX_PLY};
 
 /// Above every score: the initial window.
@@ -285,33 +286,7 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// Runs for about `budget` nodes. `should_stop` gets the node count every
     /// [`POLL_NODES`] nodes; when it answers `true` the search stops.
     pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        let end = self.nodes.saturating_add(budget.max(1));
-        loop {
-            if !self.running {
-                return Event::Finished;
-            }
-            if self.stack.is_empty() && !self.begin_root() {
-                self.stop();
-                return Event::Finished;
-            }
-            if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
-                self.stop();
-                return Event::Finished;
-            }
-            if self.nodes >= self.next_poll {
-                self.next_poll = self.nodes + POLL_NODES;
-                if should_stop(self.nodes) {
-                    self.stop();
-                    return Event::Finished;
-                }
-            }
-            if self.nodes >= end {
-                return Event::Paused;
-            }
-            if self.advance() {
-                return Event::Line;
-            }
-        }
+        slices::step(self, budget, should_stop)
     }
 
     /// Pushes the root node of the next (depth, MultiPV index), with the
@@ -729,6 +704,40 @@ impl<E: Evaluator> ScalarSearch<E> {
         let hash = self.path[last];
         let window = (pos.halfmoves() as usize).min(last.saturating_sub(floor));
         (4..=window).step_by(2).any(|back| self.path[last - back] == hash)
+    }
+}
+
+impl<E: Evaluator> Sliced for ScalarSearch<E> {
+    fn is_running(&self) -> bool {
+        self.running
+    }
+
+    fn at_root(&self) -> bool {
+        self.stack.is_empty()
+    }
+
+    fn begin_root(&mut self) -> bool {
+        ScalarSearch::begin_root(self)
+    }
+
+    fn advance(&mut self) -> bool {
+        ScalarSearch::advance(self)
+    }
+
+    fn stop(&mut self) {
+        ScalarSearch::stop(self)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn node_limit(&self) -> Option<u64> {
+        self.limits.nodes
+    }
+
+    fn next_poll(&mut self) -> &mut u64 {
+        &mut self.next_poll
     }
 }
 

@@ -27,6 +27,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position};
 use crate::search::comparator::Comparator;
 use crate::search::ordering::{MoveOrdering, is_tactical};
 use crate::search::score::Score;
+use crate::search::slices::{self, Sliced};
 use crate::search::tt::TranspositionTable;
 use crate::search::value::{Value, compare};
 use crate::search::{MAX_DEPTH, MAX_PLY};
@@ -252,33 +253,7 @@ impl<C: Comparator> Search<C> {
     /// Runs for about `budget` nodes. `should_stop` gets the node count every
     /// [`POLL_NODES`] nodes; when it answers `true` the search stops.
     pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        let end = self.nodes.saturating_add(budget.max(1));
-        loop {
-            if !self.running {
-                return Event::Finished;
-            }
-            if self.frames.is_empty() && !self.begin_root() {
-                self.stop();
-                return Event::Finished;
-            }
-            if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
-                self.stop();
-                return Event::Finished;
-            }
-            if self.nodes >= self.next_poll {
-                self.next_poll = self.nodes + POLL_NODES;
-                if should_stop(self.nodes) {
-                    self.stop();
-                    return Event::Finished;
-                }
-            }
-            if self.nodes >= end {
-                return Event::Paused;
-            }
-            if self.advance() {
-                return Event::Line;
-            }
-        }
+        slices::step(self, budget, should_stop)
     }
 
     /// One move of the top frame: enter a child, or return the frame's value
@@ -496,6 +471,40 @@ impl<C: Comparator> Search<C> {
         let hash = self.history[last];
         let window = (pos.halfmoves() as usize).min(last);
         (4..=window).step_by(2).any(|back| self.history[last - back] == hash)
+    }
+}
+
+impl<C: Comparator> Sliced for Search<C> {
+    fn is_running(&self) -> bool {
+        self.running
+    }
+
+    fn at_root(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    fn begin_root(&mut self) -> bool {
+        Search::begin_root(self)
+    }
+
+    fn advance(&mut self) -> bool {
+        Search::advance(self)
+    }
+
+    fn stop(&mut self) {
+        Search::stop(self)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn node_limit(&self) -> Option<u64> {
+        self.limits.nodes
+    }
+
+    fn next_poll(&mut self) -> &mut u64 {
+        &mut self.next_poll
     }
 }
 
