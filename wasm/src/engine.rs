@@ -100,16 +100,29 @@ impl Engine {
         Batch::new(positions.iter().map(|(hash, pos)| (*hash, Features::from_position(pos))))
     }
 
-    /// Fills the embedding cache with a batch's embeddings; returns how many
-    /// entries it wrote.
+    /// Fills the search's cache from a batch's embeddings: the comparison
+    /// search's embedding cache, or the scalar search's evaluations (each
+    /// position's and its mirror image's embeddings give its evaluation).
+    /// Returns how many entries it wrote.
     pub fn prefill(&mut self, batch: &Batch, embeddings: &[u8]) -> Result<usize, JsError> {
-        let Some(comparator) = self.uci.comparator_mut() else { return Ok(0) };
         let embeddings = batch.embeddings(embeddings)?;
-        for (i, embedding) in embeddings.into_iter().enumerate() {
-            let (hash, mirror) = batch.key(i);
-            comparator.insert_embedding(hash, mirror, embedding);
+        if let Some(comparator) = self.uci.comparator_mut() {
+            for (i, embedding) in embeddings.into_iter().enumerate() {
+                let (hash, mirror) = batch.key(i);
+                comparator.insert_embedding(hash, mirror, embedding);
+            }
+            return Ok(batch.len());
         }
-        Ok(batch.len())
+        let Some(evaluator) = self.uci.evaluator_mut() else { return Ok(0) };
+        let mut written = 0;
+        for (i, pair) in embeddings.chunks_exact(2).enumerate() {
+            let (hash, _) = batch.key(2 * i);
+            if let Some(cp) = evaluator.network().evaluate(&pair[0], &pair[1]) {
+                evaluator.insert_evaluation(hash, cp);
+                written += 1;
+            }
+        }
+        Ok(written)
     }
 
     /// The batch's embeddings computed on the CPU (the same layout as a GPU
@@ -199,21 +212,24 @@ mod tests {
 
     #[test]
     fn prefilled_embeddings_give_the_same_search() {
-        let mut plain = Engine::new().unwrap();
-        let mut filled = Engine::new().unwrap();
-        for engine in [&mut plain, &mut filled] {
-            run(engine, "position startpos moves d2d4 d7d5");
+        for (search, per_position) in [("comparison", 2), ("scalar", 1)] {
+            let mut plain = Engine::new().unwrap();
+            let mut filled = Engine::new().unwrap();
+            for engine in [&mut plain, &mut filled] {
+                run(engine, &format!("setoption name Search value {search}"));
+                run(engine, "position startpos moves d2d4 d7d5");
+            }
+            let batch = filled.frontier(2, 2000);
+            assert_eq!(batch.len(), 2 * batch.positions());
+            let embeddings = filled.embed_on_cpu(&batch);
+            assert_eq!(filled.prefill(&batch, &embeddings).unwrap(), per_position * batch.positions());
+            let a = run(&mut plain, "go depth 4");
+            let b = run(&mut filled, "go depth 4");
+            let strip = |lines: &[String]| -> Vec<String> {
+                lines.iter().map(|l| l.split(" nps ").next().unwrap().to_string()).collect()
+            };
+            assert_eq!(strip(&a), strip(&b), "{search}");
+            assert_eq!(a.last(), b.last());
         }
-        let batch = filled.frontier(2, 2000);
-        assert_eq!(batch.len(), 2 * batch.positions());
-        let embeddings = filled.embed_on_cpu(&batch);
-        assert_eq!(filled.prefill(&batch, &embeddings).unwrap(), batch.len());
-        let a = run(&mut plain, "go depth 4");
-        let b = run(&mut filled, "go depth 4");
-        let strip = |lines: &[String]| -> Vec<String> {
-            lines.iter().map(|l| l.split(" nps ").next().unwrap().to_string()).collect()
-        };
-        assert_eq!(strip(&a), strip(&b));
-        assert_eq!(a.last(), b.last());
     }
 }

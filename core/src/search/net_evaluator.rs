@@ -45,6 +45,13 @@ impl NetEvaluator {
         self.cache = EvalCache::with_bytes(cache_bytes);
     }
 
+    /// Caches an evaluation computed elsewhere (for example from a batch of
+    /// embeddings on a GPU; see [`Network::evaluate`]): `hash` is the
+    /// position's Zobrist hash, `cp` what this evaluator would compute.
+    pub fn insert_evaluation(&mut self, hash: u64, cp: i32) {
+        self.cache.insert(hash, cp);
+    }
+
     /// Fraction of evaluations served by the cache.
     pub fn cache_hit_rate(&self) -> f32 {
         self.cache.hit_rate()

@@ -18,7 +18,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::default_network::DEFAULT_NETWORK;
 use crate::network::Network;
-use crate::search::{Event, Limits, NetComparator, Search, zobrist};
+use crate::search::{Event, Limits, NetComparator, NetEvaluator, Search, zobrist};
 use crate::uci::command::{Command, Go};
 use crate::uci::searcher::{SearchKind, Searcher, split_hash};
 use crate::uci::time::TimeBudget;
@@ -142,6 +142,15 @@ impl UciEngine {
     pub fn comparator_mut(&mut self) -> Option<&mut NetComparator> {
         match self.search.as_mut() {
             Some(Searcher::Comparison(search)) => Some(search.comparator_mut()),
+            _ => None,
+        }
+    }
+
+    /// The scalar search's evaluator, to fill its cache from a batch
+    /// computed elsewhere; `None` while the comparison search plays.
+    pub fn evaluator_mut(&mut self) -> Option<&mut NetEvaluator> {
+        match self.search.as_mut() {
+            Some(Searcher::Scalar(search)) => Some(search.evaluator_mut()),
             _ => None,
         }
     }
