@@ -240,6 +240,31 @@ fn parser_edge_cases() {
 }
 
 #[test]
+fn long_iterations_report_progress_once_a_second() {
+    for (_, mut e) in engines() {
+        let mut out = Vec::new();
+        let now = std::cell::Cell::new(0u64);
+        e.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
+        e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+        for _ in 0..40 {
+            now.set(now.get() + 300); // each slice "takes" 300 ms
+            e.think(50, &|| now.get(), &mut |l| out.push(l.to_string()));
+        }
+        e.handle("stop", now.get(), &mut |l| out.push(l.to_string()));
+        let progress: Vec<&String> =
+            out.iter().filter(|l| l.starts_with("info depth") && !l.contains(" pv ")).collect();
+        assert!(!progress.is_empty(), "{out:?}");
+        for line in &progress {
+            for field in [" nodes ", " nps ", " hashfull ", " time "] {
+                assert!(line.contains(field), "{line} lacks {field:?}");
+            }
+        }
+        // At most one line of any kind per second of search.
+        assert!(out.iter().filter(|l| l.starts_with("info")).count() <= 40 * 300 / 1000 + 20, "{out:?}");
+    }
+}
+
+#[test]
 fn search_option() {
     let mut e = engine();
     let out = session(&mut e, &["uci"]);

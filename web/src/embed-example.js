@@ -81,7 +81,7 @@ worker.onmessage = (event) => {
       lines.clear();
       analyse();
     }
-  } else if (line.startsWith('info depth') && !pending) {
+  } else if (line.startsWith('info depth') && line.includes(' pv ') && !pending) {
     const words = line.split(' ');
     const at = (key) => words[words.indexOf(key) + 1];
     const ucis = words.slice(words.indexOf('pv') + 1);

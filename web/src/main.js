@@ -192,7 +192,7 @@ function statusText(outcome) {
 }
 
 function showThinking(info) {
-  if (mode === 'analyse') return;
+  if (mode === 'analyse' || !info.pv.length) return;
   const score = scoreText(info, game.turn);
   $('#status').textContent = `DeepChess is thinking… depth ${info.depth}, ${score}`;
   setEvalBar(info, game.turn);
@@ -236,6 +236,16 @@ function setEvalBar(info, turn) {
   $('#eval-text').textContent = scoreText(info, turn);
 }
 
+/**
+ * The eval bar with no engine score: the result where the game is over
+ * (full for the winner, even for a draw), else even and blank.
+ */
+function resetEvalBar(outcome) {
+  const white = !outcome ? 50 : outcome.result === '1-0' ? 100 : outcome.result === '0-1' ? 0 : 50;
+  $('#eval-fill').style.height = `${100 - white}%`;
+  $('#eval-text').textContent = outcome ? outcome.result.replace('1/2-1/2', '½') : '';
+}
+
 // ---------------------------------------------------------------- analysis
 
 function analyse() {
@@ -244,8 +254,10 @@ function analyse() {
   $('#analysis-stats').textContent = '';
   board.setAutoShapes([]);
   if (!searcher) return;
-  if (!$('#analysis-on').checked || game.outcome()) {
+  const outcome = game.outcome();
+  if (!$('#analysis-on').checked || outcome) {
     searcher.cancel();
+    resetEvalBar(outcome);
     return;
   }
   const fen = game.fen;
@@ -253,16 +265,29 @@ function analyse() {
   searcher.engine.send(`setoption name MultiPV value ${$('#multipv').value}`);
   searcher.start(game.uciPosition(), 'go infinite', (info) => {
     if (game.fen !== fen || mode !== 'analyse') return;
-    lines.set(info.multipv, info);
-    renderAnalysis(fen, turn);
+    if (info.pv.length) lines.set(info.multipv, info);
+    // A progress line (no pv) updates the stats between lines.
+    else if (lines.size) lines.set('progress', info);
+    if (lines.size) renderAnalysis(fen, turn);
   });
 }
 
+/** A line's worth to the side to move, for ordering: mates beyond any centipawns, quicker first. */
+function lineValue(info) {
+  if (info.mate !== undefined) return info.mate > 0 ? 1e6 - info.mate : -1e6 - info.mate;
+  return info.cp;
+}
+
 function renderAnalysis(fen, turn) {
-  const sorted = [...lines.values()].sort((a, b) => a.multipv - b.multipv);
+  // Lines arrive one at a time and some are a depth older than others:
+  // order them by value (then by index), and show each line's depth.
+  const latest = [...lines.values()].reduce((a, b) => (b.nodes > a.nodes ? b : a));
+  const sorted = [...lines.values()]
+    .filter((info) => info.pv.length)
+    .sort((a, b) => lineValue(b) - lineValue(a) || a.multipv - b.multipv);
   const best = sorted[0];
   $('#analysis-stats').textContent =
-    `depth ${best.depth}/${best.seldepth ?? best.depth} · ${Math.round(best.nps / 1000)}k nodes/s · ${best.nodes.toLocaleString('en')} nodes`;
+    `depth ${latest.depth}/${latest.seldepth ?? latest.depth} · ${Math.round(latest.nps / 1000)}k nodes/s · ${latest.nodes.toLocaleString('en')} nodes`;
   setEvalBar(best, turn);
   const list = $('#pv-lines');
   list.textContent = '';
@@ -270,7 +295,10 @@ function renderAnalysis(fen, turn) {
     const item = document.createElement('li');
     const score = document.createElement('strong');
     score.textContent = scoreText(info, turn);
-    item.append(score, ' ', Game.sanLine(fen, info.pv));
+    const depth = document.createElement('span');
+    depth.className = 'muted';
+    depth.textContent = ` d${info.depth}`;
+    item.append(score, ' ', Game.sanLine(fen, info.pv), depth);
     list.append(item);
   }
   board.setAutoShapes(

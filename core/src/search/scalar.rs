@@ -265,6 +265,11 @@ impl<E: Evaluator> ScalarSearch<E> {
         self.nodes
     }
 
+    /// The depth of the iteration under way.
+    pub fn iteration(&self) -> u32 {
+        self.depth
+    }
+
     /// The line that completed last.
     pub fn last_line(&self) -> Option<&ScalarLine> {
         self.current.last().or(self.lines.last())

@@ -215,6 +215,11 @@ impl<C: Comparator> Search<C> {
         self.nodes
     }
 
+    /// The depth of the iteration under way.
+    pub fn iteration(&self) -> u32 {
+        self.depth
+    }
+
     /// The line that completed last.
     pub fn last_line(&self) -> Option<&Line<C::Leaf>> {
         self.current.last().or(self.lines.last())

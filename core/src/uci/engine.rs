@@ -29,6 +29,10 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 1024;
 /// Largest `MultiPV`.
 pub const MAX_MULTIPV: usize = 64;
+/// A search sends a progress line (`info depth … nodes … time …`, no
+/// `pv`) when this long has passed without an `info` line, in ms.
+pub const STATS_INTERVAL_MS: u64 = 1000;
+
 /// Default `Move Overhead`, in ms.
 pub const DEFAULT_MOVE_OVERHEAD: u64 = 30;
 
@@ -58,6 +62,8 @@ pub const DEFAULT_SEARCH: SearchKind = SearchKind::Scalar;
 
 struct Active {
     started: u64,
+    /// When the last `info` line was sent (ms, the host's clock).
+    reported: u64,
     budget: Option<TimeBudget>,
     infinite: bool,
     /// The search ended by itself during `go infinite`: `bestmove` waits for `stop`.
@@ -352,7 +358,7 @@ impl UciEngine {
         let budget = TimeBudget::new(go, self.position.turn(), self.options.move_overhead);
         // Without any limit, `go` searches until `stop`, like `go infinite`.
         let infinite = go.infinite || (budget.is_none() && go.depth.is_none() && go.nodes.is_none());
-        self.active = Some(Active { started: now, budget, infinite, waiting: false });
+        self.active = Some(Active { started: now, reported: now, budget, infinite, waiting: false });
     }
 
     /// Searches about `nodes` nodes, printing `info` lines as principal
@@ -367,9 +373,19 @@ impl UciEngine {
         let hard = active.budget.map(|b| b.hard);
         let event = search.step(nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
         let finish_now = match event {
-            Event::Paused => false,
+            Event::Paused => {
+                // A long iteration still shows progress, as engines do: depth,
+                // nodes and speed once a second, between principal variations.
+                let now = clock();
+                if now.saturating_sub(active.reported) >= STATS_INTERVAL_MS {
+                    active.reported = now;
+                    out(&search.stats_info(now.saturating_sub(started)));
+                }
+                false
+            }
             Event::Line => {
                 let elapsed = clock().saturating_sub(started);
+                active.reported = clock();
                 let Some((multipv, line)) = search.last_info(&self.position, elapsed) else { return };
                 out(&line);
                 let iteration_done = multipv >= self.options.multipv.min(self.position.legal_moves().len());

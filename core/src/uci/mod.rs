@@ -9,8 +9,8 @@ mod time;
 
 pub use command::{Command, Go, ParseCommandError};
 pub use engine::{
-    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, HelperJob, MAX_HASH_MB, MAX_MULTIPV, Request, UciEngine,
-    net_search, parse_game, uci_move,
+    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, HelperJob, MAX_HASH_MB, MAX_MULTIPV, Request,
+    STATS_INTERVAL_MS, UciEngine, net_search, parse_game, uci_move,
 };
 pub use searcher::{SearchKind, Searcher, split_hash};
 pub use time::{DEFAULT_MOVES_TO_GO, TimeBudget};

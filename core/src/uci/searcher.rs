@@ -193,13 +193,19 @@ impl Searcher {
         Some((multipv, text))
     }
 
-    /// The principal variations of the last completed iteration (or the
-    /// current one's, where it has them), best first.
-    pub fn pvs(&self) -> Vec<Vec<Move>> {
-        match self {
-            Searcher::Comparison(s) => s.lines().map(|line| line.pv.clone()).collect(),
-            Searcher::Scalar(s) => s.lines().map(|line| line.pv.clone()).collect(),
-        }
+    /// A progress line for the iteration under way: `info depth D nodes N nps
+    /// N hashfull H time T`, without a score or a `pv`.
+    pub fn stats_info(&self, elapsed: u64) -> String {
+        let nodes = self.nodes();
+        let depth = match self {
+            Searcher::Comparison(s) => s.iteration(),
+            Searcher::Scalar(s) => s.iteration(),
+        };
+        format!(
+            "info depth {depth} nodes {nodes} nps {} hashfull {} time {elapsed}",
+            nodes * 1000 / elapsed.max(1),
+            self.hashfull()
+        )
     }
 }
 
