@@ -4,7 +4,6 @@
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt::Write as _;
 use core::str::FromStr;
 
