@@ -9,10 +9,13 @@
 //!   change ([`FeatureDelta`]);
 //! - the weights file ([`format`]) and the quantized network ([`Network`]):
 //!   an incrementally updated first layer ([`Accumulator`]), Pos2Vec
-//!   [`Embedding`]s, and `compare(a, b)`, the probability that `a` is better
-//!   for White than `b`;
+//!   [`Embedding`]s, `compare(a, b)`, the probability that `a` is better
+//!   for White than `b`, and, where the file has a utility head,
+//!   `evaluate`, a position's value in centipawns;
 //! - the SIMD [`kernels`] (scalar oracle, AVX2, SIMD128);
-//! - the comparison alpha-beta [`search`] and the [`uci`] protocol;
+//! - the two [`search`]es, DeepChess's comparison alpha-beta and a scalar
+//!   principal-variation search over the utility head, and the [`uci`]
+//!   protocol;
 //! - the float reference network ([`FloatNetwork`]) that tests and the
 //!   trainer's export use.
 //!

@@ -19,21 +19,27 @@ use deepchess_trainer::train::model::{Siamese, tensor_values};
 use deepchess_trainer::train::siamese::{self, Preset};
 use deepchess_trainer::train::{distill, pos2vec};
 
+/// Material, White's minus Black's, in pawns (labels for the fixture only).
+fn balance(pos: &deepchess_core::shakmaty::Chess) -> i32 {
+    let value = |color: Color| -> i32 {
+        [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
+            .iter()
+            .map(|&(role, v)| v * (pos.board().by_role(role) & pos.board().by_color(color)).count() as i32)
+            .sum()
+    };
+    value(Color::White) - value(Color::Black)
+}
+
 /// Random games whose result follows the material balance at their end:
 /// a learnable fixture for the tests (labels only; the engine never counts
-/// material).
+/// material). Every move carries the balance after it as a TCEC-style
+/// evaluation comment, `{ +2.00/1 }`, White's view.
 fn learnable_pgn(path: &Path, games: u64) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     for seed in 0..games {
         let game = random::playout(40, seed);
         let end = &game.last().unwrap().0;
-        let value = |color: Color| -> i32 {
-            [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
-                .iter()
-                .map(|&(role, v)| v * (end.board().by_role(role) & end.board().by_color(color)).count() as i32)
-                .sum()
-        };
-        let result = match value(Color::White) - value(Color::Black) {
+        let result = match balance(end) {
             d if d > 0 => "1-0",
             d if d < 0 => "0-1",
             _ => "1/2-1/2",
@@ -44,7 +50,9 @@ fn learnable_pgn(path: &Path, games: u64) {
             if i % 2 == 0 {
                 write!(out, "{}. ", i / 2 + 1).unwrap();
             }
-            write!(out, "{} ", San::from_move(pos, *m)).unwrap();
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            write!(out, "{} {{ {:+.2}/1 }} ", San::from_move(pos, *m), f64::from(balance(&after))).unwrap();
         }
         write!(out, "{result}\n\n").unwrap();
     }
@@ -301,4 +309,40 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     distill::train(config(), &data, &resumed, DeviceChoice::Flex, false, true, Some(3)).unwrap();
     distill::train(config(), &data, &resumed, DeviceChoice::Flex, true, true, None).unwrap();
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
+}
+
+#[test]
+fn utility_head_fits_on_the_frozen_tower() {
+    use deepchess_trainer::utility::{self, Target, UtilityOptions};
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dataset(dir.path());
+    let run = dir.path().join("run");
+    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, false, true).unwrap();
+    let path = deepchess_trainer::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
+    let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    let (train, val) = (Dataset::open(&data.join("train.bin")).unwrap(), Dataset::open(&data.join("val.bin")).unwrap());
+    for target in [Target::Results, Target::Teacher, Target::Evals] {
+        let options = UtilityOptions { target, pairs: 20_000, val_pairs: 5_000, ..UtilityOptions::default() };
+        let (fitted, report) = utility::fit(&net, train.records(), val.records(), &options).unwrap();
+        println!("{target:?}: {report:?}");
+        // Newton's method lowers the loss, and the head orders held-out pairs
+        // well above chance, as well as the comparison head within a margin.
+        assert!(report.losses.windows(2).all(|w| w[1] <= w[0] + 1e-9), "{target:?}: {:?}", report.losses);
+        let comparison = report.comparison_accuracy.unwrap();
+        assert!(report.quantized_accuracy > 0.7, "{target:?}: {report:?}");
+        assert!(report.quantized_accuracy > comparison - 0.05, "{target:?}: {report:?}");
+        // The integer head orders pairs as the float one nearly always does.
+        assert!((report.quantized_accuracy - report.float_accuracy).abs() < 0.01, "{target:?}: {report:?}");
+        // The scale is fitted on the fixture's evaluations, which follow the material.
+        assert!(report.correlation > 0.5 && report.cp_scale > 0.0, "{target:?}: {report:?}");
+        // One file with both heads; the tower and comparison head unchanged.
+        let bytes = fitted.to_bytes();
+        let reread = Network::from_bytes(&bytes).unwrap();
+        assert!(reread.has_comparison() && reread.has_utility());
+        let pos = val.records()[0].position().unwrap();
+        let (a, b) = (net.embed_position(&pos), reread.embed_position(&pos));
+        assert_eq!(a, b);
+        assert_eq!(net.compare_logit(&a, &a), reread.compare_logit(&b, &b));
+    }
 }

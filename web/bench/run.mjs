@@ -55,7 +55,8 @@ async function benchFlow(fens, go, search, send, next, now) {
     for (;;) {
       const line = await next();
       if (line.startsWith('bestmove')) break;
-      if (line.startsWith('info depth')) last = line;
+      // Progress lines (no pv) report an iteration still under way.
+      if (line.startsWith('info depth') && line.includes(' pv ')) last = line;
     }
     ms += now() - started;
     nodes += Number(/ nodes (\d+)/.exec(last)[1]);
