@@ -26,7 +26,14 @@ version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); pr
 installed=$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2 || true)
 if [ "$installed" != "$version" ]; then
     echo "tools: installing wasm-bindgen-cli $version (found: ${installed:-none})"
-    cargo install wasm-bindgen-cli --version "=$version" --locked --force
+    # Its own Cargo.lock first (--locked). A registry that lacks one of the
+    # versions locked there (seen here: webpki-roots 1.0.11, which this
+    # machine's crates.io index does not list) cannot build that; then the
+    # same wasm-bindgen-cli version is built with dependencies resolved afresh.
+    if ! cargo install wasm-bindgen-cli --version "=$version" --locked --force; then
+        echo "tools: wasm-bindgen-cli $version cannot build from its own Cargo.lock here; resolving its dependencies afresh" >&2
+        cargo install wasm-bindgen-cli --version "=$version" --force
+    fi
 fi
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

@@ -6,7 +6,9 @@ use anyhow::Context;
 use deepchess_core::shakmaty::EnPassantMode;
 use deepchess_core::shakmaty::fen::Fen;
 
-use crate::data::{self, BuildOptions, Dataset, GameResult, Sampling, dataset_files};
+use crate::data::{
+    self, BuildOptions, Dataset, GameFilter, GameResult, Sampling, SourceSummary, SourceTable, dataset_files,
+};
 
 /// `deepchess data …`
 #[derive(clap::Subcommand)]
@@ -42,6 +44,17 @@ pub struct BuildArgs {
     /// Keep every eligible position.
     #[arg(long)]
     all_positions: bool,
+    /// Leave out games with a player rated below this (where the game's
+    /// WhiteElo/BlackElo tags give a rating; games without one are kept).
+    #[arg(long)]
+    min_elo: Option<u32>,
+    /// Leave out games shorter than this many half-moves.
+    #[arg(long, default_value_t = 0)]
+    min_plies: usize,
+    /// Keep every copy of a game that appears more than once (by default a
+    /// game with the same moves and result is kept once, across all inputs).
+    #[arg(long)]
+    keep_duplicates: bool,
     /// Games per thousand held out for validation.
     #[arg(long, default_value_t = 50)]
     val_permille: u32,
@@ -91,6 +104,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
             let options = BuildOptions {
                 pgn: args.pgn.clone(),
                 out: args.out.clone(),
+                filter: GameFilter { min_elo: args.min_elo, min_plies: args.min_plies, dedup: !args.keep_duplicates },
                 sampling: Sampling {
                     per_game: args.per_game,
                     skip_moves: args.skip_moves,
@@ -143,6 +157,11 @@ fn dump(args: &DumpArgs) -> anyhow::Result<()> {
 }
 
 fn stats(args: &StatsArgs) -> anyhow::Result<()> {
+    // A built directory's meta.json knows where each record's game came from.
+    let sources = read_sources(&args.dataset)?;
+    if !sources.is_empty() {
+        println!("{}", SourceTable(&sources));
+    }
     for path in dataset_files(&args.dataset) {
         let dataset = Dataset::open(&path)?;
         let records = dataset.records();
@@ -169,6 +188,36 @@ fn stats(args: &StatsArgs) -> anyhow::Result<()> {
         println!("  results   : 1-0 {}, 0-1 {}, draw {}", by_result[0], by_result[1], by_result[2]);
         println!("  with eval : {with_eval}");
         println!("  ply       : min {}, median {}, max {}", quantile(0.0), quantile(0.5), quantile(1.0));
+        if !sources.is_empty() {
+            let mut per_source = vec![(0u64, 0u64); sources.len()];
+            for record in records {
+                let game = u64::from(record.game());
+                if let Some(i) = sources.iter().position(|s| s.contains(game)) {
+                    per_source[i].0 += 1;
+                    per_source[i].1 += u64::from(record.eval().is_some());
+                }
+            }
+            for (source, (positions, evaluated)) in sources.iter().zip(per_source) {
+                println!("  {:<26}: {positions} positions, {evaluated} evaluated", source.path.display());
+            }
+        }
     }
     Ok(())
+}
+
+/// The inputs recorded in `dir/meta.json` by `data build`, if there is one.
+fn read_sources(dataset: &std::path::Path) -> anyhow::Result<Vec<SourceSummary>> {
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        #[serde(default)]
+        sources: Vec<SourceSummary>,
+    }
+    let path = dataset.join("meta.json");
+    if !dataset.is_dir() || !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let meta: Meta =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a build's meta.json", path.display()))?;
+    Ok(meta.sources)
 }

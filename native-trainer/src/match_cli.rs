@@ -2,7 +2,8 @@
 //!
 //! Games are paired: each opening is played twice, colours swapped. An
 //! engine that crashes, hangs or sends an illegal move loses that game and
-//! is restarted; the match goes on.
+//! is restarted; the match goes on. Each game is written to `--pgn` when it
+//! ends; `--resume` reads that file back and plays only the games missing.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,9 +14,9 @@ use anyhow::Context;
 use deepchess_core::shakmaty::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::data::GameResult;
 use crate::play::engine::{Engine, Protocol};
 use crate::play::game::{self, PlayedGame, TimeControl};
+use crate::play::match_log::{self, MatchLog};
 use crate::play::openings;
 use crate::play::stats::Score;
 
@@ -52,12 +53,20 @@ pub struct Args {
     /// Openings, one line of UCI moves each (default: 16 common lines).
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Skip this many openings of the file first (to play fresh openings in
+    /// a second match against the same engine).
+    #[arg(long, default_value_t = 0)]
+    skip_openings: usize,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Write every game here (PGN).
+    /// Write every game here (PGN), each as soon as it ends.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Go on with the match in `--pgn`: its finished games count, and only
+    /// the missing ones are played (same --games, openings and clock).
+    #[arg(long, requires = "pgn")]
+    resume: bool,
     /// Half-moves after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -82,7 +91,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         (None, None, Some(nodes)) => TimeControl::Nodes(nodes),
         (None, None, None) => anyhow::bail!("give --tc, --movetime or --nodes"),
     };
-    let openings = openings::load(args.openings.as_deref())?;
+    let mut openings = openings::load(args.openings.as_deref())?;
+    anyhow::ensure!(
+        args.skip_openings < openings.len(),
+        "--skip-openings {} leaves none of the {} openings",
+        args.skip_openings,
+        openings.len()
+    );
+    openings.drain(..args.skip_openings);
     let options: Vec<(String, String)> = args
         .options
         .iter()
@@ -99,25 +115,55 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     };
 
+    // The games a resumed match already has, and the ones left to play.
+    let logged = match (&args.pgn, args.resume) {
+        (Some(path), true) => match_log::read(path)?,
+        _ => Vec::new(),
+    };
+    let mut done = vec![false; args.games];
+    let mut score = Score::default();
+    // Game 1 has us as White: the opponent is whichever side we are not.
+    let mut them: Option<String> = None;
+    let mut failures = 0;
+    for game in &logged {
+        anyhow::ensure!(
+            game.index < args.games && !done[game.index],
+            "game {} of the log is outside this {}-game match, or twice in it",
+            game.index + 1,
+            args.games
+        );
+        anyhow::ensure!(
+            game.time_control == tc.pgn_tag(),
+            "the log's games were played at {}, this match is {}",
+            game.time_control,
+            tc.pgn_tag()
+        );
+        done[game.index] = true;
+        score.add(game.result, game.index % 2 == 0);
+        them.get_or_insert_with(|| game.names[usize::from(game.index % 2 == 0)].clone());
+        failures += usize::from(game.engine_failure);
+    }
+    let todo: Vec<usize> = (0..args.games).filter(|&i| !done[i]).collect();
+    let mut log = args.pgn.as_deref().map(|path| MatchLog::open(path, args.resume)).transpose()?;
+
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<anyhow::Result<Finished>>();
     let progress = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
     progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}").expect("a valid template"));
-    let mut finished: Vec<Finished> = Vec::with_capacity(args.games);
-    let mut score = Score::default();
+    progress.set_position(logged.len() as u64);
+    let mut finished: Vec<Finished> = Vec::with_capacity(todo.len());
     std::thread::scope(|scope| -> anyhow::Result<()> {
-        for _ in 0..args.concurrency.clamp(1, args.games.max(1)) {
+        for _ in 0..args.concurrency.clamp(1, todo.len().max(1)) {
             let tx = tx.clone();
-            let (next, openings, ours, options) = (&next, &openings, &ours, &options);
+            let (next, openings, ours, options, todo) = (&next, &openings, &ours, &options, &todo);
             scope.spawn(move || {
                 let result = (|| -> anyhow::Result<()> {
                     let mut us = Engine::start(ours, &[])?;
                     let mut them = Engine::start_with(args.protocol, &args.engine, options)?;
                     loop {
-                        let index = next.fetch_add(1, Ordering::SeqCst);
-                        if index >= args.games {
+                        let Some(&index) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                             return Ok(());
-                        }
+                        };
                         let ours_white = index % 2 == 0;
                         let opening = &openings[(index / 2) % openings.len()];
                         let (white, black) = if ours_white { (&mut us, &mut them) } else { (&mut them, &mut us) };
@@ -140,38 +186,30 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         drop(tx);
         for message in rx {
             let done = message?;
-            match (done.game.result, done.ours_white) {
-                (GameResult::Draw, _) => score.draws += 1,
-                (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => score.wins += 1,
-                _ => score.losses += 1,
+            score.add(done.game.result, done.ours_white);
+            if let Some(log) = &mut log {
+                let tags = [
+                    ("Event", "deepchess match".to_string()),
+                    ("Site", "local".to_string()),
+                    ("Round", (done.index + 1).to_string()),
+                    ("White", done.names[0].clone()),
+                    ("Black", done.names[1].clone()),
+                    ("TimeControl", tc.pgn_tag()),
+                ];
+                log.append(&game::pgn(&done.game, &tags))?;
             }
             progress.inc(1);
             progress.set_message(score.to_string());
+            them.get_or_insert_with(|| done.names[usize::from(done.ours_white)].clone());
             finished.push(done);
         }
         Ok(())
     })?;
     progress.finish_and_clear();
-    finished.sort_by_key(|f| f.index);
-    anyhow::ensure!(finished.len() == args.games, "only {} of {} games finished", finished.len(), args.games);
+    anyhow::ensure!(finished.len() == todo.len(), "only {} of {} games finished", finished.len(), todo.len());
 
-    let mut pgn = String::new();
-    for f in &finished {
-        let tags = [
-            ("Event", "deepchess match".to_string()),
-            ("Site", "local".to_string()),
-            ("Round", (f.index + 1).to_string()),
-            ("White", f.names[0].clone()),
-            ("Black", f.names[1].clone()),
-            ("TimeControl", tc.pgn_tag()),
-        ];
-        pgn.push_str(&game::pgn(&f.game, &tags));
-    }
-    if let Some(path) = &args.pgn {
-        std::fs::write(path, &pgn).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let them = finished.first().map_or(args.engine.clone(), |f| f.names[usize::from(f.ours_white)].clone());
-    let terminations = finished.iter().filter(|f| f.game.termination.failed_side().is_some()).count();
+    let them = them.unwrap_or_else(|| args.engine.clone());
+    let terminations = failures + finished.iter().filter(|f| f.game.termination.failed_side().is_some()).count();
     println!("DeepChess vs {them}: {} games, {}", score.games(), tc.pgn_tag());
     println!("W/D/L           : {} / {} / {}", score.wins, score.draws, score.losses);
     println!("score           : {:.1}%", 100.0 * score.fraction());

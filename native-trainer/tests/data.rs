@@ -11,7 +11,8 @@ use deepchess_core::random;
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 use deepchess_trainer::data::{
-    self, BuildOptions, Dataset, DatasetError, Eval, GameReader, GameResult, PairSampler, Record, Sampling, SkipReason,
+    self, BuildOptions, Dataset, DatasetError, Eval, GameFilter, GameReader, GameResult, PairSampler, Record, Sampling,
+    SkipReason,
 };
 use pgn_reader::Reader;
 
@@ -20,7 +21,8 @@ fn fixture() -> PathBuf {
 }
 
 fn build(pgn: Vec<PathBuf>, out: &Path, sampling: Sampling, val_permille: u32) -> data::Summary {
-    data::build(&BuildOptions { pgn, out: out.to_owned(), sampling, val_permille }, true).unwrap()
+    let filter = GameFilter::default();
+    data::build(&BuildOptions { pgn, out: out.to_owned(), filter, sampling, val_permille }, true).unwrap()
 }
 
 fn records(dir: &Path) -> Vec<Record> {
@@ -51,6 +53,41 @@ fn fixture_counts_and_skip_reasons() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap()).unwrap();
     assert_eq!(meta["games_read"], 7);
     assert_eq!(meta["skipped"]["illegal-move"], 1);
+}
+
+#[test]
+fn duplicates_across_inputs_are_kept_once_and_each_input_is_summarized() {
+    let dir = tempfile::tempdir().unwrap();
+    // The fixture twice, as a second collection: its games are all duplicates.
+    let copy = dir.path().join("copy.pgn");
+    std::fs::copy(fixture(), &copy).unwrap();
+    let filter = GameFilter { dedup: true, min_plies: 20, ..GameFilter::default() };
+    let options = BuildOptions {
+        pgn: vec![fixture(), copy.clone()],
+        out: dir.path().join("ds"),
+        filter,
+        sampling: Sampling { include_draws: true, ..Sampling::default() },
+        val_permille: 0,
+    };
+    let summary = data::build(&options, true).unwrap();
+    let [first, second] = &summary.sources[..] else { panic!("two sources: {:?}", summary.sources) };
+    assert_eq!((first.games_read, second.games_read), (7, 7));
+    assert_eq!((first.first_game, second.first_game), (0, 7));
+    assert_eq!(first.games_used + first.skipped.values().sum::<u64>(), 7);
+    assert_eq!(second.games_used, 0, "every game of the copy is a duplicate, too short or unreadable");
+    assert_eq!(second.skipped.get(&SkipReason::Duplicate), Some(&first.games_used));
+    assert_eq!(first.skipped.get(&SkipReason::TooShort), second.skipped.get(&SkipReason::TooShort));
+    assert_eq!(second.positions, 0);
+    assert_eq!(first.positions, summary.train.positions());
+    let records = records(&options.out);
+    assert!(records.iter().all(|r| first.contains(u64::from(r.game()))));
+    assert_eq!(first.evaluated_positions, records.iter().filter(|r| r.eval().is_some()).count() as u64);
+    assert!(summary.to_string().contains("copy.pgn"), "{summary}");
+
+    // Without dedup the copy gives the same positions again.
+    let again = BuildOptions { filter: GameFilter { dedup: false, ..filter }, out: dir.path().join("all"), ..options };
+    let summary = data::build(&again, true).unwrap();
+    assert_eq!(summary.sources[1].positions, summary.sources[0].positions);
 }
 
 #[test]
@@ -226,6 +263,9 @@ fn cli_build_dump_stats_openings() {
     }
     let stats = run(&["data", "stats", out.to_str().unwrap()]);
     assert!(stats.contains("positions : 20 from 2 games"), "{stats}");
+    // Per input, from meta.json: games, kept, decisive share, positions, evaluated.
+    assert!(stats.contains("games.pgn"), "{stats}");
+    assert!(stats.lines().any(|l| l.starts_with("games.pgn") && l.contains("66.7%")), "{stats}");
     let openings = run(&["data", "openings", "--pgn", fixture().to_str().unwrap(), "--plies", "4"]);
     assert_eq!(openings.lines().count(), 3);
     assert!(openings.lines().all(|l| l.split(' ').count() == 4));

@@ -63,7 +63,8 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
     learnable_pgn(&pgn, 1500);
     let out = dir.join("data");
     let sampling = Sampling { all_positions: true, ..Sampling::default() };
-    data::build(&BuildOptions { pgn: vec![pgn], out: out.clone(), sampling, val_permille: 150 }, true).unwrap();
+    let filter = data::GameFilter::default();
+    data::build(&BuildOptions { pgn: vec![pgn], out: out.clone(), filter, sampling, val_permille: 150 }, true).unwrap();
     out
 }
 

@@ -16,6 +16,43 @@ export function positionFromFen(fen) {
   return pos.value;
 }
 
+/**
+ * One position of the move tree: the move that led to it (none at the
+ * root) and the moves played from it, the main one first.
+ */
+export class MoveNode {
+  constructor(pos, move = null, parent = null) {
+    this.pos = pos;
+    /** `{ uci, san, from, to }`, or null at the root. */
+    this.move = move;
+    this.parent = parent;
+    /** The moves tried from here: `children[0]` continues the main line. */
+    this.children = [];
+  }
+
+  /** The plies from the root. */
+  get ply() {
+    let ply = 0;
+    for (let node = this; node.parent; node = node.parent) ply++;
+    return ply;
+  }
+
+  /** Whether this move is the first choice of its parent (a main move of its line). */
+  get isFirst() {
+    return !this.parent || this.parent.children[0] === this;
+  }
+
+  /** The child reached by `uci`, if it was played here. */
+  child(uci) {
+    return this.children.find((c) => c.move.uci === uci);
+  }
+}
+
+/**
+ * A game as a tree of moves, as lichess keeps it: a move played in the
+ * middle of a line starts a side line instead of deleting the rest. The
+ * cursor stands on one line of the tree (`line`, root to leaf), at `ply`.
+ */
 export class Game {
   constructor(fen = INITIAL_FEN) {
     this.reset(fen);
@@ -25,16 +62,31 @@ export class Game {
   reset(fen = INITIAL_FEN) {
     const start = positionFromFen(fen);
     this.startFen = makeFen(start.toSetup());
-    this.positions = [start];
-    /** `{ uci, san, from, to }` per move; `positions[i + 1]` follows `moves[i]`. */
-    this.moves = [];
+    this.root = new MoveNode(start);
+    /** The line the cursor is on, root first: it goes on along first children. */
+    this.line = [this.root];
     this.ply = 0;
     this.headers = new Map();
   }
 
+  /** The moves of the cursor's line, `{ uci, san, from, to }` each. */
+  get moves() {
+    return this.line.slice(1).map((node) => node.move);
+  }
+
+  /** The positions of the cursor's line: `positions[i + 1]` follows `moves[i]`. */
+  get positions() {
+    return this.line.map((node) => node.pos);
+  }
+
+  /** The node at the cursor. */
+  get node() {
+    return this.line[this.ply];
+  }
+
   /** The position at the cursor. */
   get pos() {
-    return this.positions[this.ply];
+    return this.node.pos;
   }
 
   get fen() {
@@ -57,47 +109,100 @@ export class Game {
   }
 
   /**
-   * Plays a UCI move (`e2e4`, `e7e8q`) at the cursor, dropping any moves
-   * after it. Returns false, and changes nothing, for an illegal move.
+   * Plays a UCI move (`e2e4`, `e7e8q`) at the cursor. A move already in the
+   * tree there is followed; a new one is added after the existing ones, as a
+   * side line in the middle of a game. Returns false, and changes nothing,
+   * for an illegal move.
    */
   play(uci) {
     const move = parseUci(uci);
     if (!move || !this.pos.isLegal(move) || this.outcome()) return false;
-    const pos = this.pos.clone();
-    const san = makeSanAndPlay(pos, move);
-    this.positions.length = this.ply + 1;
-    this.moves.length = this.ply;
-    this.positions.push(pos);
-    const [from, to] = [makeSquare(move.from), makeSquare(move.to)];
-    this.moves.push({ uci: makeUci(move), san, from, to });
-    this.ply++;
+    const here = this.node;
+    let next = here.child(makeUci(move));
+    if (!next) {
+      const pos = here.pos.clone();
+      const san = makeSanAndPlay(pos, move);
+      const [from, to] = [makeSquare(move.from), makeSquare(move.to)];
+      next = new MoveNode(pos, { uci: makeUci(move), san, from, to }, here);
+      here.children.push(next);
+    }
+    this.goTo(next);
     return true;
   }
 
-  /** Moves the cursor to `ply` (clamped). */
+  /** Moves the cursor to `ply` of its line (clamped). */
   go(ply) {
-    this.ply = Math.max(0, Math.min(this.moves.length, ply));
+    this.ply = Math.max(0, Math.min(this.line.length - 1, ply));
   }
 
-  /** Drops the last `n` moves. */
+  /** Puts the cursor on `node`: its line runs from the root through it, then along first children. */
+  goTo(node) {
+    const path = [];
+    for (let n = node; n; n = n.parent) path.push(n);
+    path.reverse();
+    this.ply = path.length - 1;
+    for (let n = node.children[0]; n; n = n.children[0]) path.push(n);
+    this.line = path;
+  }
+
+  /** Drops the last `n` moves of the cursor's line from the tree (taking back in a game). */
   takeBack(n = 1) {
-    const ply = Math.max(0, this.moves.length - n);
-    this.positions.length = ply + 1;
-    this.moves.length = ply;
-    this.ply = ply;
+    const keep = Math.max(0, this.line.length - 1 - n);
+    const dropped = this.line[keep + 1];
+    if (dropped) this.#detach(dropped);
+    this.line.length = keep + 1;
+    this.ply = keep;
+  }
+
+  /**
+   * Promotes `node`'s side line one step towards the main line: at the
+   * nearest branch where it is not the first choice, it becomes the first.
+   */
+  promote(node) {
+    let n = node;
+    while (n.parent && n.isFirst) n = n.parent;
+    if (!n.parent) return false;
+    const siblings = n.parent.children;
+    siblings.splice(siblings.indexOf(n), 1);
+    siblings.unshift(n);
+    this.goTo(this.node);
+    return true;
+  }
+
+  /** Deletes `node` and every move after it; the cursor steps back if it was there. */
+  delete(node) {
+    if (!node.parent) return false;
+    const parent = node.parent;
+    const onLine = this.line[node.ply] === node;
+    this.#detach(node);
+    if (onLine && this.ply >= node.ply) this.goTo(parent);
+    else this.goTo(this.node);
+    return true;
+  }
+
+  #detach(node) {
+    const siblings = node.parent.children;
+    siblings.splice(siblings.indexOf(node), 1);
   }
 
   /** The last move before the cursor, as chessground's `lastMove`. */
   lastMove() {
-    const m = this.moves[this.ply - 1];
+    const m = this.node.move;
     return m ? [m.from, m.to] : undefined;
   }
 
   /** The UCI `position` command for the cursor. */
   uciPosition() {
-    const moves = this.moves.slice(0, this.ply).map((m) => m.uci);
+    const moves = this.line.slice(1, this.ply + 1).map((node) => node.move.uci);
     const start = this.startFen === INITIAL_FEN ? 'startpos' : `fen ${this.startFen}`;
     return `position ${start}${moves.length ? ` moves ${moves.join(' ')}` : ''}`;
+  }
+
+  /** The main line: the root, then first children to the end. */
+  mainline() {
+    const line = [this.root];
+    for (let n = this.root.children[0]; n; n = n.children[0]) line.push(n);
+    return line;
   }
 
   /**
@@ -105,7 +210,12 @@ export class Game {
    * `{ result: '1-0' | '0-1' | '1/2-1/2', reason }`.
    */
   outcome() {
-    const pos = this.pos;
+    return Game.#outcome(this.positions, this.ply);
+  }
+
+  /** The outcome at `positions[ply]`, with the positions before it for repetitions. */
+  static #outcome(positions, ply) {
+    const pos = positions[ply];
     if (pos.isCheckmate()) return { result: pos.turn === 'white' ? '0-1' : '1-0', reason: 'checkmate' };
     if (pos.isStalemate()) return { result: '1/2-1/2', reason: 'stalemate' };
     if (pos.isInsufficientMaterial()) return { result: '1/2-1/2', reason: 'insufficient material' };
@@ -113,9 +223,9 @@ export class Game {
     const key = (p) => makeFen(p.toSetup()).split(' ').slice(0, 4).join(' ');
     const here = key(pos);
     let seen = 0;
-    for (let i = this.ply; i >= 0; i--) {
-      if (key(this.positions[i]) === here) seen++;
-      if (this.positions[i].halfmoves === 0) break;
+    for (let i = ply; i >= 0; i--) {
+      if (key(positions[i]) === here) seen++;
+      if (positions[i].halfmoves === 0) break;
     }
     if (seen >= 3) return { result: '1/2-1/2', reason: 'threefold repetition' };
     return null;
@@ -137,22 +247,26 @@ export class Game {
   /** The game as PGN, with `headers` (Seven Tag Roster order first). */
   pgn(headers = {}) {
     const game = defaultGame();
-    const outcome = this.moves.length === this.ply ? this.outcome() : null;
+    const main = this.mainline();
+    const outcome = Game.#outcome(main.map((node) => node.pos), main.length - 1);
     const now = new Date();
     const date = `${now.getFullYear()}.${String(now.getMonth() + 1).padStart(2, '0')}.${String(now.getDate()).padStart(2, '0')}`;
-    const tags = { Event: 'DeepChess game', Site: self.location?.host || '?', Date: date, Round: '-', White: '?', Black: '?', ...Object.fromEntries(this.headers), ...headers };
+    const tags = { Event: 'DeepChess game', Site: globalThis.location?.host || '?', Date: date, Round: '-', White: '?', Black: '?', ...Object.fromEntries(this.headers), ...headers };
     tags.Result = outcome?.result ?? '*';
     if (this.startFen !== INITIAL_FEN) {
       tags.SetUp = '1';
       tags.FEN = this.startFen;
     }
     for (const [k, v] of Object.entries(tags)) game.headers.set(k, v);
-    let node = game.moves;
-    for (const m of this.moves) {
-      const child = new ChildNode({ san: m.san });
-      node.children.push(child);
-      node = child;
-    }
+    // Every side line goes out as a PGN variation, in the tree's order.
+    const copy = (from, to) => {
+      for (const child of from.children) {
+        const out = new ChildNode({ san: child.move.san });
+        to.children.push(out);
+        copy(child, out);
+      }
+    };
+    copy(this.root, game.moves);
     return makePgn(game);
   }
 
@@ -163,13 +277,19 @@ export class Game {
     const start = startingPosition(parsed.headers);
     if (start.isErr) throw new Error(`bad starting position: ${start.error.message}`);
     const game = new Game(makeFen(start.value.toSetup()));
-    for (const node of parsed.moves.mainline()) {
-      const move = parseSan(game.pos, node.san);
-      if (!move) throw new Error(`illegal move ${game.pos.fullmoves}${game.turn === 'white' ? '.' : '…'} ${node.san}`);
-      game.play(makeUci(move));
-    }
+    // The whole tree, side lines included; an illegal move anywhere rejects the PGN.
+    const add = (from, at) => {
+      for (const child of from.children) {
+        game.goTo(at);
+        const move = parseSan(game.pos, child.data.san);
+        if (!move) throw new Error(`illegal move ${game.pos.fullmoves}${game.turn === 'white' ? '.' : '…'} ${child.data.san}`);
+        game.play(makeUci(move));
+        add(child, game.node);
+      }
+    };
+    add(parsed.moves, game.root);
     for (const [k, v] of parsed.headers) if (!['Result', 'FEN', 'SetUp'].includes(k)) game.headers.set(k, v);
+    game.goTo(game.root);
     Object.assign(this, game);
-    this.ply = 0;
   }
 }

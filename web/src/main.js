@@ -198,24 +198,65 @@ function showThinking(info) {
   setEvalBar(info, game.turn);
 }
 
+/**
+ * The move tree as lichess lists it: the main line, with each side line in
+ * parentheses after the move it replaces. The cursor's move is marked, and
+ * the moves of the cursor's line too.
+ */
 function renderMoves() {
   const list = $('#moves');
   list.textContent = '';
-  game.moves.forEach((m, i) => {
-    const pos = game.positions[i];
-    if (pos.turn === 'white' || i === 0) {
+  const onLine = new Set(game.line);
+  const current = game.node;
+  const emit = (node, needNumber) => {
+    const before = node.parent.pos;
+    if (before.turn === 'white' || needNumber) {
       const number = document.createElement('span');
       number.className = 'number';
-      number.textContent = pos.turn === 'white' ? `${pos.fullmoves}.` : `${pos.fullmoves}…`;
+      number.textContent = before.turn === 'white' ? `${before.fullmoves}.` : `${before.fullmoves}…`;
       list.append(number);
     }
     const move = document.createElement('button');
-    move.className = 'move' + (i + 1 === game.ply ? ' current' : '');
-    move.textContent = m.san;
-    move.addEventListener('click', () => navigate(i + 1));
+    move.className = ['move', node === current && 'current', onLine.has(node) && 'on-line', !inMain(node) && 'side']
+      .filter(Boolean)
+      .join(' ');
+    move.textContent = node.move.san;
+    move.title = inMain(node) ? '' : 'side line';
+    move.addEventListener('click', () => navigateTo(node));
     list.append(move);
-  });
+  };
+  const paren = (text) => {
+    const span = document.createElement('span');
+    span.className = 'paren';
+    span.textContent = text;
+    list.append(span);
+  };
+  // Renders the line that starts with `first` (a node whose siblings before it were shown).
+  const line = (first) => {
+    let needNumber = true;
+    for (let node = first; node; node = node.children[0]) {
+      emit(node, needNumber);
+      needNumber = false;
+      const alternatives = node.isFirst ? node.parent.children.slice(1) : [];
+      for (const alternative of alternatives) {
+        paren('(');
+        line(alternative);
+        paren(')');
+        needNumber = true;
+      }
+    }
+  };
+  if (game.root.children[0]) line(game.root.children[0]);
+  // In analysis: promote a side line, or delete the moves from the cursor on.
+  $('#line-tools').hidden = mode !== 'analyse' || !current.parent;
+  $('#promote-line').disabled = inMain(current);
   list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** Whether `node` lies on the main line (first children all the way from the root). */
+function inMain(node) {
+  for (let n = node; n.parent; n = n.parent) if (!n.isFirst) return false;
+  return true;
 }
 
 /** `+0.35`, `-1.20` or `#3` (mate in 3 for White), from White's side. */
@@ -314,11 +355,17 @@ function renderAnalysis(fen, turn) {
 
 // ---------------------------------------------------------------- controls
 
+/** Moves the cursor to `ply` of its line (clamped). */
 function navigate(ply) {
+  navigateTo(game.line[Math.max(0, Math.min(game.line.length - 1, ply))]);
+}
+
+/** Moves the cursor to a move of the tree, and onto its line. */
+function navigateTo(node) {
   if (mode === 'watch') stopWatching();
   token = {};
   searcher?.cancel();
-  game.go(ply);
+  game.goTo(node);
   update();
 }
 
@@ -366,6 +413,15 @@ $('#flip').addEventListener('click', () => {
   board.set({ orientation });
 });
 $('#analysis-on').addEventListener('change', update);
+// Side lines: promote the cursor's one step towards the main line, or delete it from the cursor on.
+$('#promote-line').addEventListener('click', () => {
+  game.promote(game.node);
+  update();
+});
+$('#delete-line').addEventListener('click', () => {
+  game.delete(game.node);
+  navigateTo(game.node);
+});
 // The engine's two searches: a running search stops, then the next one uses the choice.
 $('#search').addEventListener('change', () => {
   if (!searcher) return;

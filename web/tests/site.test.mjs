@@ -18,6 +18,8 @@ after(async () => {
 
 /** Clicks a square (`e2`) of the board, seen from White's side. */
 async function clickSquare(square) {
+  // The move list scrolls its current move into view, which may scroll the page.
+  await page.locator('#board').scrollIntoViewIfNeeded();
   const box = await page.locator('#board cg-board').boundingBox();
   const file = square.charCodeAt(0) - 97;
   const rank = Number(square[1]) - 1;
@@ -104,6 +106,42 @@ test('a PGN loads, steps through and copies out; a FEN loads and a bad one is re
   assert.equal(await page.textContent('#io-error'), '');
   await page.waitForFunction(() => document.querySelector('#pv-lines li')?.textContent.includes('Ra8#'), null, { timeout: 30000 });
   assert.match(await page.textContent('#pv-lines li'), /^#1 1\. Ra8#/);
+});
+
+test('a move in the middle of a loaded game starts a side line, which can be promoted and deleted', async () => {
+  await page.fill('#pgn', '1. e4 e5 2. Nf3 Nc6 (2... d6 3. d4) 3. Bb5 *');
+  await page.click('#load-pgn');
+  assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Nc6', 'd6', 'd4', 'Bb5']);
+  assert.deepEqual(await page.locator('#moves .move.side').allTextContents(), ['d6', 'd4']);
+  assert.deepEqual(await page.locator('#moves .paren').allTextContents(), ['(', ')']);
+  assert.equal(await page.isHidden('#line-tools'), true, 'no move, no tools');
+
+  // After 1. e4 e5, play 2. Bc4 on the board: the game after it stays.
+  await page.click('#first');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await clickSquare('f1');
+  await clickSquare('c4');
+  await page.waitForFunction(() => document.querySelector('#moves .current')?.textContent === 'Bc4');
+  // Lichess's order: each side line right after the main move it replaces.
+  assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Bc4', 'Nc6', 'd6', 'd4', 'Bb5']);
+  assert.equal(await page.inputValue('#fen'), 'rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2');
+
+  // A side move is reached by a click; promote makes it the main line.
+  await page.locator('#moves .move', { hasText: 'd6' }).click();
+  assert.equal(await page.inputValue('#fen'), 'rnbqkbnr/ppp2ppp/3p4/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3');
+  assert.equal(await page.isVisible('#line-tools'), true);
+  await page.click('#promote-line');
+  await page.screenshot({ path: join(shots, 'move-tree.png') });
+  assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Bc4', 'd6', 'Nc6', 'Bb5', 'd4']);
+  await page.click('#copy-pgn');
+  assert.match(await page.inputValue('#pgn'), /1\. e4 e5 2\. Nf3 \( 2\. Bc4 \) 2\.\.\. d6 \( 2\.\.\. Nc6 3\. Bb5 \) 3\. d4 \*/);
+
+  // Delete from the cursor: the side line 2. Bc4 goes, the cursor steps back.
+  await page.locator('#moves .move', { hasText: 'Bc4' }).click();
+  await page.click('#delete-line');
+  assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'd6', 'Nc6', 'Bb5', 'd4']);
+  assert.equal(await page.textContent('#moves .current'), 'e5');
 });
 
 test('watch: the engine plays itself', async () => {

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pgn_reader::Reader;
 
 use crate::data::dataset::DatasetWriter;
+use crate::data::filter::{Filtering, GameFilter};
 use crate::data::game::{GameReader, SkipReason};
 use crate::data::input::{open_pgn, total_bytes};
 use crate::data::record::GameResult;
@@ -21,7 +22,9 @@ pub struct BuildOptions {
     pub pgn: Vec<PathBuf>,
     /// Output directory: `train.bin`, `val.bin`, `meta.json`.
     pub out: PathBuf,
-    /// Which positions to keep.
+    /// Which games to keep.
+    pub filter: GameFilter,
+    /// Which positions of a game to keep.
     pub sampling: Sampling,
     /// Games per thousand that go to validation.
     pub val_permille: u32,
@@ -47,6 +50,35 @@ impl SplitCounts {
     }
 }
 
+/// What one input gave.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct SourceSummary {
+    /// The input file.
+    pub path: PathBuf,
+    /// The game index of its first game: records whose `game` lies in
+    /// `first_game..first_game + games_read` came from it.
+    pub first_game: u64,
+    /// Games in it.
+    pub games_read: u64,
+    /// Games kept (replayed without error, and through the filters).
+    pub games_used: u64,
+    /// Decisive games kept.
+    pub decisive_games: u64,
+    /// Games left out, by reason.
+    pub skipped: BTreeMap<SkipReason, u64>,
+    /// Positions written (both splits).
+    pub positions: u64,
+    /// Positions written with an engine evaluation.
+    pub evaluated_positions: u64,
+}
+
+impl SourceSummary {
+    /// Whether game `game` of the build (a record's `game`) came from this input.
+    pub fn contains(&self, game: u64) -> bool {
+        (self.first_game..self.first_game + self.games_read).contains(&game)
+    }
+}
+
 /// What a build did; also written to `meta.json`.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Summary {
@@ -64,6 +96,8 @@ pub struct Summary {
     pub train: SplitCounts,
     /// The validation split.
     pub val: SplitCounts,
+    /// Each input, in order.
+    pub sources: Vec<SourceSummary>,
     /// Wall time, seconds.
     pub seconds: f64,
 }
@@ -86,7 +120,36 @@ impl std::fmt::Display for Summary {
                 split.draws
             )?;
         }
+        writeln!(f, "{}", SourceTable(&self.sources))?;
         write!(f, "time           : {:.1} s", self.seconds)
+    }
+}
+
+/// Per-input lines: games, decisive share, positions, evaluated positions.
+pub struct SourceTable<'a>(pub &'a [SourceSummary]);
+
+impl std::fmt::Display for SourceTable<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:<28} {:>9} {:>9} {:>9} {:>11} {:>11}",
+            "source", "games", "kept", "decisive", "positions", "evaluated"
+        )?;
+        for s in self.0 {
+            let name = s.path.file_name().map_or_else(|| s.path.display().to_string(), |n| n.to_string_lossy().into());
+            let decisive = 100.0 * s.decisive_games as f64 / s.games_used.max(1) as f64;
+            write!(
+                f,
+                "\n{name:<28} {:>9} {:>9} {:>8.1}% {:>11} {:>11}",
+                s.games_read, s.games_used, decisive, s.positions, s.evaluated_positions
+            )?;
+            let skipped: Vec<String> =
+                s.skipped.iter().filter(|(_, n)| **n > 0).map(|(r, n)| format!("{} {n}", r.as_str())).collect();
+            if !skipped.is_empty() {
+                write!(f, "\n{:<28} left out: {}", "", skipped.join(", "))?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -109,24 +172,33 @@ pub fn build(options: &BuildOptions, quiet: bool) -> anyhow::Result<Summary> {
         skipped: BTreeMap::new(),
         train: SplitCounts::default(),
         val: SplitCounts::default(),
+        sources: Vec::new(),
         seconds: 0.0,
     };
+    let mut filtering = Filtering::new(options.filter);
     for path in &options.pgn {
+        let mut source =
+            SourceSummary { path: path.clone(), first_game: summary.games_read, ..SourceSummary::default() };
         let mut reader = Reader::new(open_pgn(path, &progress)?);
         while let Some(outcome) =
             reader.read_game(&mut GameReader).with_context(|| format!("cannot read {}", path.display()))?
         {
-            let game_index = summary.games_read as u32;
+            let game_index = u32::try_from(summary.games_read).context("more than 2³² games")?;
             summary.games_read += 1;
-            let game = match outcome {
+            source.games_read += 1;
+            let game = match outcome.and_then(|game| filtering.check(&game).map_or(Ok(game), Err)) {
                 Ok(game) => game,
                 Err(reason) => {
                     *summary.skipped.entry(reason).or_default() += 1;
+                    *source.skipped.entry(reason).or_default() += 1;
                     continue;
                 }
             };
+            let decisive = u64::from(game.result != GameResult::Draw);
             summary.games_used += 1;
-            summary.decisive_games += u64::from(game.result != GameResult::Draw);
+            summary.decisive_games += decisive;
+            source.games_used += 1;
+            source.decisive_games += decisive;
             let is_val =
                 mix(options.sampling.seed ^ 0x5eed, u64::from(game_index)) % 1000 < u64::from(options.val_permille);
             let (writer, counts) = if is_val { (&mut val, &mut summary.val) } else { (&mut train, &mut summary.train) };
@@ -136,6 +208,8 @@ pub fn build(options: &BuildOptions, quiet: bool) -> anyhow::Result<Summary> {
                 writer.push(record)?;
             }
             let kept = records.len() as u64;
+            source.positions += kept;
+            source.evaluated_positions += records.iter().filter(|r| r.eval().is_some()).count() as u64;
             match game.result {
                 GameResult::WhiteWins => counts.white_wins += kept,
                 GameResult::BlackWins => counts.black_wins += kept,
@@ -145,6 +219,7 @@ pub fn build(options: &BuildOptions, quiet: bool) -> anyhow::Result<Summary> {
                 progress.set_message(format!("{} games", summary.games_read));
             }
         }
+        summary.sources.push(source);
     }
     train.finish()?;
     val.finish()?;

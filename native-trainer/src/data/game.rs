@@ -9,7 +9,7 @@ use crate::data::eval::parse_eval;
 use crate::data::record::{Eval, GameResult};
 
 /// Why a game was left out. Bad games never stop a build; they are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SkipReason {
     /// A move that is not legal in the position (or not a move at all).
@@ -22,16 +22,25 @@ pub enum SkipReason {
     NoResult,
     /// No moves.
     NoMoves,
+    /// The same moves as a game read before (in any input).
+    Duplicate,
+    /// A player rated below `--min-elo`.
+    LowElo,
+    /// Fewer half-moves than `--min-plies`.
+    TooShort,
 }
 
 impl SkipReason {
     /// Every reason, in report order.
-    pub const ALL: [SkipReason; 5] = [
+    pub const ALL: [SkipReason; 8] = [
         SkipReason::IllegalMove,
         SkipReason::Variant,
         SkipReason::StartPosition,
         SkipReason::NoResult,
         SkipReason::NoMoves,
+        SkipReason::Duplicate,
+        SkipReason::LowElo,
+        SkipReason::TooShort,
     ];
 
     /// `illegal-move`, `variant`, …
@@ -42,6 +51,9 @@ impl SkipReason {
             SkipReason::StartPosition => "start-position",
             SkipReason::NoResult => "no-result",
             SkipReason::NoMoves => "no-moves",
+            SkipReason::Duplicate => "duplicate",
+            SkipReason::LowElo => "low-elo",
+            SkipReason::TooShort => "too-short",
         }
     }
 }
@@ -64,6 +76,8 @@ pub struct Game {
     pub result: GameResult,
     /// Every position with the move played from it, from the start.
     pub plies: Vec<Ply>,
+    /// `WhiteElo` and `BlackElo`, where the tags hold a rating.
+    pub elo: [Option<u32>; 2],
 }
 
 /// Tag state while reading a game's header.
@@ -71,11 +85,13 @@ pub struct Game {
 pub struct Tags {
     result: Option<Option<GameResult>>,
     skip: Option<SkipReason>,
+    elo: [Option<u32>; 2],
 }
 
 /// Movetext state while replaying a game.
 pub struct Movetext {
     result: Option<GameResult>,
+    elo: [Option<u32>; 2],
     pos: Chess,
     plies: Vec<Ply>,
 }
@@ -104,6 +120,11 @@ impl Visitor for GameReader {
                     _ => None,
                 })
             }
+            // `?`, `-` or nothing is no rating.
+            b"WhiteElo" | b"BlackElo" => {
+                let rating = std::str::from_utf8(value.as_ref()).ok().and_then(|v| v.trim().parse().ok());
+                tags.elo[usize::from(name == b"BlackElo")] = rating;
+            }
             b"Variant" => {
                 let variant = value.to_ascii_lowercase();
                 if !matches!(variant.as_slice(), b"standard" | b"chess" | b"normal" | b"") {
@@ -126,7 +147,12 @@ impl Visitor for GameReader {
             return ControlFlow::Break(Err(reason));
         }
         let Some(Some(result)) = tags.result else { return ControlFlow::Break(Err(SkipReason::NoResult)) };
-        ControlFlow::Continue(Movetext { result: Some(result), pos: Chess::default(), plies: Vec::with_capacity(160) })
+        ControlFlow::Continue(Movetext {
+            result: Some(result),
+            elo: tags.elo,
+            pos: Chess::default(),
+            plies: Vec::with_capacity(160),
+        })
     }
 
     fn san(&mut self, movetext: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
@@ -157,6 +183,6 @@ impl Visitor for GameReader {
         if movetext.plies.is_empty() {
             return Err(SkipReason::NoMoves);
         }
-        Ok(Game { result, plies: movetext.plies })
+        Ok(Game { result, plies: movetext.plies, elo: movetext.elo })
     }
 }

@@ -4,15 +4,17 @@
 mod build;
 mod dataset;
 mod eval;
+mod filter;
 mod game;
 mod input;
 mod pairs;
 mod record;
 mod sampling;
 
-pub use build::{BuildOptions, SplitCounts, Summary, build, openings};
+pub use build::{BuildOptions, SourceSummary, SourceTable, SplitCounts, Summary, build, openings};
 pub use dataset::{Dataset, DatasetError, DatasetWriter, dataset_files};
 pub use eval::parse_eval;
+pub use filter::{Filtering, GameFilter, game_key};
 pub use game::{Game, GameReader, Ply, SkipReason};
 pub use input::open_pgn;
 pub use pairs::PairSampler;

@@ -3,5 +3,6 @@
 
 pub mod engine;
 pub mod game;
+pub mod match_log;
 pub mod openings;
 pub mod stats;

@@ -2,6 +2,8 @@
 //! of superiority (the formulas cutechess and BayesElo users know).
 
 /// Wins, draws and losses from the first player's point of view.
+use crate::data::GameResult;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score {
     /// Games won.
@@ -29,6 +31,15 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 impl Score {
+    /// Counts one game's result, for us as White or as Black.
+    pub fn add(&mut self, result: GameResult, ours_white: bool) {
+        match (result, ours_white) {
+            (GameResult::Draw, _) => self.draws += 1,
+            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => self.wins += 1,
+            _ => self.losses += 1,
+        }
+    }
+
     /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses

@@ -1,0 +1,106 @@
+// The game model under node, without a browser: the move tree, its side
+// lines, and PGN in and out with variations.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Game } from '../src/game.js';
+
+const sans = (game) => game.moves.map((m) => m.san);
+
+test('a move in the middle of a game starts a side line and keeps the rest', () => {
+  const game = new Game();
+  for (const uci of ['e2e4', 'e7e5', 'g1f3', 'b8c6']) assert.ok(game.play(uci));
+  game.go(2);
+  assert.ok(game.play('f1c4'));
+  assert.deepEqual(sans(game), ['e4', 'e5', 'Bc4'], 'the cursor is on the side line');
+  assert.equal(game.ply, 3);
+  assert.deepEqual(game.mainline().slice(1).map((n) => n.move.san), ['e4', 'e5', 'Nf3', 'Nc6'], 'the main line is kept');
+  assert.deepEqual(game.positions.length, 4);
+  assert.equal(game.uciPosition(), 'position startpos moves e2e4 e7e5 f1c4');
+
+  // Playing a move that is already there follows it, and its continuation.
+  game.go(2);
+  assert.ok(game.play('g1f3'));
+  assert.deepEqual(sans(game), ['e4', 'e5', 'Nf3', 'Nc6']);
+  assert.equal(game.ply, 3);
+  assert.equal(game.line[2].children.length, 2, 'no duplicate move in the tree');
+});
+
+test('illegal moves change nothing', () => {
+  const game = new Game();
+  assert.equal(game.play('e2e5'), false);
+  assert.equal(game.play('nonsense'), false);
+  assert.equal(game.moves.length, 0);
+  assert.equal(game.root.children.length, 0);
+});
+
+test('promote and delete side lines', () => {
+  const game = new Game();
+  for (const uci of ['d2d4', 'd7d5', 'c2c4']) game.play(uci);
+  game.go(2);
+  game.play('g1f3'); // 2. Nf3 beside 2. c4
+  game.play('g8f6');
+  const side = game.node;
+  assert.equal(side.move.san, 'Nf6');
+  assert.ok(game.promote(side));
+  assert.deepEqual(game.mainline().slice(1).map((n) => n.move.san), ['d4', 'd5', 'Nf3', 'Nf6']);
+  assert.equal(game.node, side, 'the cursor stays put');
+  assert.equal(game.promote(side), false, 'a main-line move cannot be promoted');
+
+  // Delete the side line (now 2. c4): the cursor is elsewhere and stays.
+  const c4 = game.line[2].children[1];
+  assert.equal(c4.move.san, 'c4');
+  assert.ok(game.delete(c4));
+  assert.equal(game.line[2].children.length, 1);
+  assert.equal(game.node, side);
+
+  // Delete the cursor's own move: the cursor steps back to its parent.
+  assert.ok(game.delete(game.node));
+  assert.equal(game.ply, 3);
+  assert.deepEqual(sans(game), ['d4', 'd5', 'Nf3']);
+  assert.equal(game.delete(game.root), false, 'the root stays');
+});
+
+test('taking back removes the moves from the tree', () => {
+  const game = new Game();
+  for (const uci of ['e2e4', 'c7c5', 'g1f3']) game.play(uci);
+  game.takeBack(2);
+  assert.deepEqual(sans(game), ['e4']);
+  assert.equal(game.line[1].children.length, 0);
+  assert.ok(game.play('e7e5'));
+  assert.deepEqual(sans(game), ['e4', 'e5']);
+  assert.equal(game.line[1].children.length, 1);
+});
+
+test('PGN keeps side lines both ways', () => {
+  const pgn = '[Event "t"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. Nc3) 2... d6) 2. Nf3 Nc6 *\n';
+  const game = new Game();
+  game.loadPgn(pgn);
+  assert.equal(game.ply, 0, 'the cursor starts at the beginning');
+  assert.deepEqual(game.mainline().slice(1).map((n) => n.move.san), ['e4', 'e5', 'Nf3', 'Nc6']);
+  const e4 = game.root.children[0];
+  assert.deepEqual(e4.children.map((n) => n.move.san), ['e5', 'c5']);
+  const c5 = e4.children[1];
+  assert.deepEqual(c5.children.map((n) => n.move.san), ['Nf3', 'Nc3']);
+  assert.equal(c5.children[0].children[0].move.san, 'd6');
+
+  const out = game.pgn({ Event: 't' });
+  assert.match(out, /1\. e4 e5 \( 1\.\.\. c5 2\. Nf3 \( 2\. Nc3 \) 2\.\.\. d6 \) 2\. Nf3 Nc6 \*/);
+  const again = new Game();
+  again.loadPgn(out);
+  assert.equal(again.pgn({ Event: 't', Date: 'x' }), game.pgn({ Event: 't', Date: 'x' }), 'a round trip keeps the tree');
+});
+
+test('an illegal move in a side line rejects the PGN', () => {
+  const game = new Game();
+  assert.throws(() => game.loadPgn('1. e4 (1. e5) e5 *'), /illegal move 1\. e5/);
+});
+
+test('the result is the main line end, wherever the cursor is', () => {
+  const game = new Game();
+  for (const uci of ['f2f3', 'e7e5', 'g2g4', 'd8h4']) game.play(uci);
+  assert.equal(game.outcome()?.reason, 'checkmate');
+  game.go(1);
+  game.play('e7e6'); // a side line
+  assert.equal(game.outcome(), null);
+  assert.match(game.pgn(), /\[Result "0-1"\]/);
+});
