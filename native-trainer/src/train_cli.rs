@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use deepchess_core::{Network, Shape, format};
 
-use crate::data::Dataset;
+use crate::data::{Dataset, LabelOptions, Labels};
 use crate::utility::{self, Target, UtilityOptions};
 
 use crate::train::device::DeviceChoice;
@@ -210,6 +210,23 @@ pub struct SiameseArgs {
     /// Override the preset's seed.
     #[arg(long)]
     seed: Option<u64>,
+    /// Training labels: results (the paper's W/L pairs), evals (pairs
+    /// ordered by engine evaluation) or blend (W/L pairs, label
+    /// λ + (1 − λ)·P(eval)).
+    #[arg(long, value_enum, default_value = "results")]
+    labels: Labels,
+    /// Evals: least evaluation difference of a pair, centipawns.
+    #[arg(long, default_value_t = 50.0)]
+    eval_margin: f64,
+    /// Evals: share of pairs drawn within one game.
+    #[arg(long, default_value_t = 0.5)]
+    within_game: f64,
+    /// Blend: weight λ of the game result.
+    #[arg(long, default_value_t = 0.5)]
+    blend_lambda: f64,
+    /// Blend: centipawn scale of P(eval) = 1 / (1 + 10^(−Δ/scale)).
+    #[arg(long, default_value_t = 400.0)]
+    eval_scale: f64,
 }
 
 /// Runs a `train` subcommand.
@@ -358,6 +375,13 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
     if let Some(seed) = args.seed {
         config.seed = seed;
     }
+    config.labels = Some(LabelOptions {
+        labels: args.labels,
+        eval_margin_cp: args.eval_margin,
+        within_game: args.within_game.clamp(0.0, 1.0),
+        blend_lambda: args.blend_lambda.clamp(0.0, 1.0),
+        eval_scale_cp: args.eval_scale,
+    });
     let run = &args.run;
     let rows = siamese::train(config, &run.data, &run.out, run.device, run.resume, run.quiet)?;
     if let Some(last) = rows.last() {

@@ -6,12 +6,13 @@
 use std::io::Write;
 use std::path::Path;
 
+use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Color, Position, Role};
 use deepchess_core::{Features, Network, random};
-use deepchess_trainer::data::{self, BuildOptions, Dataset, Sampling};
+use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels, Sampling};
 use deepchess_trainer::eval;
 use deepchess_trainer::train::batch::Encoded;
 use deepchess_trainer::train::device::DeviceChoice;
@@ -124,6 +125,31 @@ fn smoke_run_learns_and_resumes_exactly() {
             .collect()
     };
     assert_eq!(metrics(&full), metrics(&resumed));
+}
+
+#[test]
+fn evaluation_and_blend_labels_train_and_are_saved() {
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dataset(dir.path());
+    // The fixture's evaluations are the material balance, which its results follow.
+    for labels in [Labels::Evals, Labels::Blend] {
+        let mut config = smoke_config(2);
+        config.labels = Some(LabelOptions { labels, eval_margin_cp: 150.0, ..LabelOptions::default() });
+        let out = dir.path().join(format!("{labels:?}"));
+        let rows = siamese::train(config, &data, &out, DeviceChoice::Flex, false, true).unwrap();
+        // Validation is on (W, L) pairs whatever the labels: chance is 0.5.
+        assert!(rows[1].val_accuracy > 0.6, "{labels:?}: {rows:?}");
+        let saved = siamese::SiameseConfig::load(out.join("config.json")).unwrap();
+        let saved = saved.labels.unwrap();
+        assert_eq!((saved.labels, saved.eval_margin_cp), (labels, 150.0));
+    }
+    // A config.json from before labels existed still loads, with the paper's labels.
+    let path = dir.path().join("Evals").join("config.json");
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    json.as_object_mut().unwrap().remove("labels");
+    std::fs::write(&path, json.to_string()).unwrap();
+    assert_eq!(siamese::SiameseConfig::load(&path).unwrap().labels, None);
 }
 
 #[test]

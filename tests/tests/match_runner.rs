@@ -39,7 +39,9 @@ fn games_are_paired_with_colours_swapped() {
         &fake("--name Beta --seed 2"),
         &["--games", "6", "--movetime", "5", "--concurrency", "2", "--max-plies", "60"],
     );
-    let games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    // Games are written as they end (as cutechess does): put them in round order.
+    let mut games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    games.sort_by_key(|g| tag(g, "Round").parse::<usize>().unwrap());
     assert_eq!(games.len(), 6);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for (i, game) in games.iter().enumerate() {
@@ -101,6 +103,54 @@ fn xboard_opponents_play_and_castle() {
     assert!(pgn.contains("\"Xavier\""), "the xboard name is read from its features");
     // The fake castles whenever it may, and writes it O-O.
     assert!(pgn.contains(" O-O"), "{pgn}");
+}
+
+#[test]
+fn a_stopped_match_resumes_with_the_games_it_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let run = |games: &str, extra: &[&str]| {
+        Command::new(deepchess())
+            .args(["match", "--ours", &fake("--name Alpha --seed 5"), "--engine", &fake("--name Beta --seed 6")])
+            .args(["--quiet", "--movetime", "5", "--max-plies", "60", "--pgn", pgn.to_str().unwrap(), "--games", games])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let first = run("4", &[]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let before = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(before.matches("[Event ").count(), 4);
+
+    // Asked for 6 games, the resumed match plays rounds 5 and 6 only, and counts all 6.
+    let resumed = run("6", &["--resume"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let after = std::fs::read_to_string(&pgn).unwrap();
+    assert!(after.starts_with(&before), "the games played stay as they were");
+    let mut rounds: Vec<usize> = after
+        .match_indices("[Round \"")
+        .map(|(i, _)| after[i + 8..].split('"').next().unwrap().parse().unwrap())
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
+    let summary = String::from_utf8(resumed.stdout).unwrap();
+    assert!(summary.contains(": 6 games"), "{summary}");
+
+    // Nothing is left to play; another clock is refused.
+    let again = run("6", &["--resume"]);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), after);
+    let other = Command::new(deepchess())
+        .args(["match", "--ours", &fake("--name Alpha"), "--engine", &fake("--name Beta"), "--quiet", "--games", "6"])
+        .args(["--movetime", "9", "--resume", "--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!other.status.success());
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("played at movetime 5ms"),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
 }
 
 #[test]

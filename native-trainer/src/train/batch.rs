@@ -73,7 +73,8 @@ pub struct PairBatch {
     pub first: Positions,
     /// Second positions.
     pub second: Positions,
-    /// One-hot labels `[batch, 2]`: class 0 when the first is the White win.
+    /// Labels `[batch, 2]`: the probability of class 0 (the first is the
+    /// better for White) and of class 1; one-hot for hard labels.
     pub target: Tensor<2>,
     /// The class of each pair.
     pub classes: Vec<u8>,
@@ -86,12 +87,14 @@ pub struct PairBatch {
 /// White-win position and the other way round, so a mirrored pair is
 /// (mirror(L), mirror(W)). It doubles the data and teaches the symmetry of
 /// chess.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrainPair {
-    /// Record from a game White won.
+    /// The record labelled better for White (with results labels, from a game White won).
     pub white_win: u32,
-    /// Record from a game Black won.
+    /// The other record (with results labels, from a game Black won).
     pub black_win: u32,
+    /// The probability that `white_win` is the better one (1 for the paper's pairs).
+    pub label: f32,
     /// The (possibly mirrored) Black-win side comes first.
     pub swap: bool,
     /// Use the mirror images.
@@ -107,7 +110,33 @@ pub fn pair_batch(encoded: &Encoded, pairs: &[TrainPair], device: &Device) -> Pa
     let first = encoded.batch(pairs.iter().map(|p| if p.swap { sides(p).1 } else { sides(p).0 }), device);
     let second = encoded.batch(pairs.iter().map(|p| if p.swap { sides(p).0 } else { sides(p).1 }), device);
     let classes: Vec<u8> = pairs.iter().map(|p| u8::from(p.swap)).collect();
-    let onehot: Vec<f32> = classes.iter().flat_map(|&c| if c == 0 { [1.0, 0.0] } else { [0.0, 1.0] }).collect();
-    let target = Tensor::<2>::from_data(TensorData::new(onehot, [pairs.len(), 2]), device);
+    // Class 0: the better side first. A soft label splits the target between the classes.
+    let soft: Vec<f32> = pairs
+        .iter()
+        .zip(&classes)
+        .flat_map(|(p, &c)| if c == 0 { [p.label, 1.0 - p.label] } else { [1.0 - p.label, p.label] })
+        .collect();
+    let target = Tensor::<2>::from_data(TensorData::new(soft, [pairs.len(), 2]), device);
     PairBatch { first, second, target, classes }
+}
+
+#[cfg(all(test, feature = "flex"))]
+mod tests {
+    use super::*;
+    use crate::data::{GameResult, Record};
+    use deepchess_core::shakmaty::{Chess, Position};
+
+    #[test]
+    fn soft_labels_reach_the_target_in_either_order() {
+        let pos = Chess::default();
+        let played = pos.legal_moves()[0];
+        let records: Vec<Record> =
+            (0..2).map(|g| Record::new(&pos, played, 10, GameResult::WhiteWins, None, g)).collect();
+        let encoded = Encoded::new(&records);
+        let pair = |swap, label| TrainPair { white_win: 0, black_win: 1, label, swap, mirror: false };
+        let batch = pair_batch(&encoded, &[pair(false, 0.75), pair(true, 0.75), pair(false, 1.0)], &Device::flex());
+        let target = batch.target.into_data().try_to_vec::<f32>().unwrap();
+        assert_eq!(target, [0.75, 0.25, 0.25, 0.75, 1.0, 0.0]);
+        assert_eq!(batch.classes, [0, 1, 0]);
+    }
 }

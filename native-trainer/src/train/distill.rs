@@ -21,7 +21,7 @@ use burn::tensor::activation::{log_softmax, softmax};
 use deepchess_core::{Network, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::data::mix;
+use crate::data::{LabelOptions, mix};
 use crate::eval;
 use crate::train::batch::{Encoded, pair_batch};
 use crate::train::device::DeviceChoice;
@@ -95,7 +95,7 @@ pub fn train(
     let run = RunDir::create(out)?;
     let state = if resume { run.state()? } else { None };
     let config = if state.is_some() { DistillConfig::load(run.path("config.json"))? } else { config };
-    let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
+    let inputs = Inputs::open(data, device_choice, LabelOptions::default(), config.seed, quiet)?;
     let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
     let teacher_run = RunDir::create(Path::new(&config.teacher))?;
     let teacher_config =

@@ -20,7 +20,7 @@ use deepchess_core::Shape;
 use deepchess_core::arch::INPUTS;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::data::mix;
+use crate::data::{LabelOptions, mix};
 use crate::eval;
 use crate::train::batch::Encoded;
 use crate::train::device::DeviceChoice;
@@ -114,7 +114,7 @@ pub fn train(
     max_epochs: Option<usize>,
 ) -> anyhow::Result<Table> {
     let run = RunDir::create(out)?;
-    let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
+    let inputs = Inputs::open(data, device_choice, LabelOptions::default(), config.seed, quiet)?;
     let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
     let val_encoded = Encoded::new(val_set.records());
     let val: Vec<u32> = eval::pairs(val_set.records(), config.val_positions / 2, config.seed ^ 1)

@@ -18,6 +18,7 @@ use burn::tensor::activation::log_softmax;
 use deepchess_core::{Network, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::data::LabelOptions;
 use crate::eval;
 use crate::train::batch::pair_batch;
 use crate::train::device::DeviceChoice;
@@ -73,6 +74,12 @@ pub struct SiameseConfig {
     /// Seed of the pairs, their order and the initial weights.
     #[config(default = 2016)]
     pub seed: u64,
+    /// How training pairs are drawn and labelled: game results (the
+    /// paper's), engine evaluations, or a blend. Validation pairs are always
+    /// the paper's (W, L) pairs, so accuracies compare across labels. None
+    /// (and a `config.json` from before labels existed): the paper's.
+    #[config(default = "None")]
+    pub labels: Option<LabelOptions>,
     /// A `train pos2vec` run whose pretrained tower (`model.bpk`) the
     /// network starts from; the paper's way. None: random initial weights.
     #[config(default = "None")]
@@ -137,9 +144,17 @@ pub fn train(
     quiet: bool,
 ) -> anyhow::Result<Vec<EpochMetrics>> {
     let run = RunDir::create(out)?;
-    let inputs = Inputs::open(data, device_choice, config.seed, quiet)?;
+    // A resumed run keeps its own labels and seed (its config.json), whatever the command line says.
+    let saved = if resume && run.path("config.json").exists() {
+        Some(SiameseConfig::load(run.path("config.json")).context("cannot read config.json")?)
+    } else {
+        None
+    };
+    let (labels, seed, val_count) =
+        saved.as_ref().map_or((config.labels, config.seed, config.val_pairs), |c| (c.labels, c.seed, c.val_pairs));
+    let inputs = Inputs::open(data, device_choice, labels.unwrap_or_default(), seed, quiet)?;
     let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
-    let val_pairs = eval::pairs(val_set.records(), config.val_pairs, config.seed ^ 1);
+    let val_pairs = eval::pairs(val_set.records(), val_count, seed ^ 1);
     let val_features = eval::features(val_set.records());
 
     let state = if resume { run.state()? } else { None };
