@@ -89,23 +89,27 @@ pub fn eval_probability(difference_cp: f64, scale: f64) -> f64 {
 pub struct LabelSampler {
     options: LabelOptions,
     results: PairSampler,
-    /// Records with an evaluation, and their centipawns.
+    /// Records with an evaluation (evals and blend labels only).
     evaluated: Vec<u32>,
-    cp: Vec<f32>,
     /// For each entry of `evaluated`, the range of `evaluated` holding its game.
     game_of: Vec<(u32, u32)>,
-    /// Every record's evaluation (NaN for none), for the blend.
+    /// Every record's evaluation in centipawns, NaN for none (evals and blend labels only).
     all_cp: Vec<f32>,
     seed: u64,
 }
 
 impl LabelSampler {
     /// Indexes `records` (in a dataset's order: one game's records together).
+    /// Results labels need no evaluations, so none are indexed for them.
     pub fn new(records: &[Record], options: LabelOptions, seed: u64) -> LabelSampler {
         let results = PairSampler::new(records, seed);
-        let all_cp: Vec<f32> = records.iter().map(|r| eval_cp(r).map_or(f32::NAN, |cp| cp as f32)).collect();
-        let evaluated: Vec<u32> = (0..records.len() as u32).filter(|&i| !all_cp[i as usize].is_nan()).collect();
-        let cp: Vec<f32> = evaluated.iter().map(|&i| all_cp[i as usize]).collect();
+        let all_cp: Vec<f32> = match options.labels {
+            Labels::Results => Vec::new(),
+            Labels::Evals | Labels::Blend => {
+                records.iter().map(|r| eval_cp(r).map_or(f32::NAN, |cp| cp as f32)).collect()
+            }
+        };
+        let evaluated: Vec<u32> = (0..all_cp.len() as u32).filter(|&i| !all_cp[i as usize].is_nan()).collect();
         let mut game_of = vec![(0, 0); evaluated.len()];
         let mut start = 0;
         for end in 1..=evaluated.len() {
@@ -115,7 +119,7 @@ impl LabelSampler {
                 start = end;
             }
         }
-        LabelSampler { options, results, evaluated, cp, game_of, all_cp, seed }
+        LabelSampler { options, results, evaluated, game_of, all_cp, seed }
     }
 
     /// The (W, L) sampler underneath (for position sampling).
@@ -185,7 +189,8 @@ impl LabelSampler {
             } else {
                 rng.random_range(0..n)
             };
-            let difference = f64::from(self.cp[i] - self.cp[j]);
+            let cp = |k: usize| self.all_cp[self.evaluated[k] as usize];
+            let difference = f64::from(cp(i) - cp(j));
             if difference.abs() <= self.options.eval_margin_cp {
                 continue;
             }
