@@ -32,7 +32,7 @@ export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 
 .PHONY: test test-tools lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native \
-	bench-wasm tools wasm-web web serve test-web bench-web
+	bench-wasm bench-train tools wasm-web web serve test-web bench-web
 
 ## What the tests need, installed first (idempotent), then the wgpu build,
 ## lints, the no_std and wasm32 builds of core, the SIMD128 kernels against
@@ -112,3 +112,9 @@ bench-native:
 
 bench-wasm: wasm-bench-builds
 	node wasm/bench/run.mjs
+
+## Training speed (pairs/s) on the CPU: the distilled and the full network, on generated positions.
+bench-train:
+	$(CARGO) build -p deepchess-trainer --release --no-default-features --features flex --locked
+	$(TARGET_DIR)/release/deepchess train bench --device flex
+	$(TARGET_DIR)/release/deepchess train bench --device flex --full --steps 20

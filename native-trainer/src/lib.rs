@@ -2,6 +2,7 @@
 //! the `flex` or `wgpu` feature), export, evaluation, the native UCI engine,
 //! benchmarks. The binary (`main.rs`) only parses arguments and dispatches.
 
+pub mod allocator;
 pub mod bench;
 pub mod data;
 pub mod data_cli;

@@ -3,6 +3,10 @@
 use clap::{Parser, Subcommand};
 use deepchess_trainer::{bench, data_cli, datagen, encode, eval_cli, export, match_cli, uci};
 
+/// See `deepchess_trainer::allocator`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// DeepChess: a chess network that learns from game results alone.
 #[derive(Parser)]
 #[command(name = "deepchess", version, about)]
@@ -38,6 +42,7 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    deepchess_trainer::allocator::keep_freed_memory();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Encode(args) => encode::run(&args),

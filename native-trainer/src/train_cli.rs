@@ -12,6 +12,7 @@ use crate::train::device::DeviceChoice;
 use crate::train::distill::{self, DistillConfig};
 use crate::train::pos2vec::{self, Pos2VecConfig};
 use crate::train::siamese::{self, OptimizerKind, Preset};
+use crate::train::speed::{self, SpeedOptions};
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
@@ -24,6 +25,37 @@ pub enum Command {
     Distill(DistillArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
     Utility(UtilityArgs),
+    /// Training speed: pairs per second of Siamese steps on generated positions.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `train bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Where to train; `auto` takes a GPU through wgpu when there is one.
+    #[arg(long, value_enum, default_value = "auto")]
+    device: DeviceChoice,
+    /// The full shape, 773-600-400-200-100 + 200-400-200-100-2, instead of the distilled one.
+    #[arg(long, conflicts_with_all = ["tower", "head"])]
+    full: bool,
+    /// Tower widths, from 773 (for example 773,256,100,100).
+    #[arg(long, value_delimiter = ',', requires = "head")]
+    tower: Option<Vec<usize>>,
+    /// Head widths, from twice the tower's last, to 2 (for example 200,100,100,2).
+    #[arg(long, value_delimiter = ',', requires = "tower")]
+    head: Option<Vec<usize>>,
+    /// Pairs per step.
+    #[arg(long, default_value_t = 1024)]
+    batch_size: usize,
+    /// Timed steps.
+    #[arg(long, default_value_t = 40)]
+    steps: usize,
+    /// Untimed steps before them.
+    #[arg(long, default_value_t = 5)]
+    warmup: usize,
+    /// Seed of the positions, pairs and weights.
+    #[arg(long, default_value_t = 2016)]
+    seed: u64,
 }
 
 /// Arguments of `train utility`.
@@ -184,8 +216,14 @@ pub struct SiameseArgs {
     #[arg(long)]
     init: Option<PathBuf>,
     /// Override the preset's tower and head with the full shape, 773-600-400-200-100 (for a teacher).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["tower", "head"])]
     full: bool,
+    /// Override the preset's tower widths, from 773 (for example 773,256,100,100 for a wider first layer).
+    #[arg(long, value_delimiter = ',', requires = "head")]
+    tower: Option<Vec<usize>>,
+    /// Override the preset's head widths, from twice the tower's last, to 2.
+    #[arg(long, value_delimiter = ',', requires = "tower")]
+    head: Option<Vec<usize>>,
     /// Override the preset's epochs.
     #[arg(long)]
     epochs: Option<usize>,
@@ -236,7 +274,35 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Siamese(args) => run_siamese(args),
         Command::Distill(args) => run_distill(args),
         Command::Utility(args) => run_utility(args),
+        Command::Bench(args) => run_bench(args),
     }
+}
+
+fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    let shape = match (&args.tower, &args.head) {
+        (Some(tower), Some(head)) => Shape::new(tower, head)?,
+        _ if args.full => Shape::full(),
+        _ => Shape::distilled(),
+    };
+    let (device, device_name) = crate::train::device::select(args.device)?;
+    let options = SpeedOptions {
+        shape: shape.clone(),
+        batch_size: args.batch_size,
+        steps: args.steps,
+        warmup: args.warmup,
+        positions: 20_000,
+        seed: args.seed,
+    };
+    let speed = speed::measure(&options, &device);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("device            : {device_name}");
+    println!("cpu threads       : {threads}");
+    println!("shape             : {:?} + {:?}", shape.tower(), shape.head());
+    println!("batch             : {} pairs", args.batch_size);
+    println!("steps             : {} timed, {} warm-up", args.steps, args.warmup);
+    println!("time              : {:.2} s (last loss {:.4})", speed.seconds, speed.loss);
+    println!("pairs/s           : {:.0}", speed.pairs_per_second());
+    Ok(())
 }
 
 fn run_utility(args: &UtilityArgs) -> anyhow::Result<()> {
@@ -349,6 +415,11 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
         let full = Shape::full();
         config.tower = full.tower().to_vec();
         config.head = full.head().to_vec();
+    }
+    if let (Some(tower), Some(head)) = (&args.tower, &args.head) {
+        Shape::new(tower, head)?;
+        config.tower = tower.clone();
+        config.head = head.clone();
     }
     config.init = args.init.as_ref().map(|p| p.display().to_string());
     if let Some(epochs) = args.epochs {

@@ -16,7 +16,7 @@ use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels,
 use deepchess_trainer::eval;
 use deepchess_trainer::train::batch::Encoded;
 use deepchess_trainer::train::device::DeviceChoice;
-use deepchess_trainer::train::model::{Siamese, tensor_values};
+use deepchess_trainer::train::model::{Siamese, crelu, tensor_values};
 use deepchess_trainer::train::siamese::{self, Preset};
 use deepchess_trainer::train::{distill, pos2vec};
 
@@ -210,13 +210,11 @@ fn sparse_first_layer_equals_dense_product() {
     let features: Vec<Features> = positions.iter().map(Features::from_position).collect();
     // Through the embedding bag.
     let mut bits = Vec::new();
-    let mut mask = Vec::new();
     let mut dense = vec![0f32; positions.len() * 774];
     for (row, f) in features.iter().enumerate() {
         for slot in 0..37 {
             let index = f.as_slice().get(slot).copied();
             bits.push(index.map_or(773, i64::from));
-            mask.push(if index.is_some() { 1.0f32 } else { 0.0 });
             if let Some(i) = index {
                 dense[row * 774 + usize::from(i)] = 1.0;
             }
@@ -225,7 +223,6 @@ fn sparse_first_layer_equals_dense_product() {
     let n = positions.len();
     let sparse_input = deepchess_trainer::train::model::Positions {
         indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [n, 37]), &device),
-        mask: Tensor::<3>::from_data(TensorData::new(mask, [n, 37, 1]), &device),
     };
     let sparse = model.first_sums(&sparse_input);
     // Through a dense product with the 774-wide one-hot matrix (bias added).
@@ -249,6 +246,24 @@ fn sparse_first_layer_equals_dense_product() {
     assert!(worst < 1e-4, "gradient difference {worst}");
     // The padding row gets no gradient.
     assert!(gs[773 * 100..].iter().all(|&g| g == 0.0));
+}
+
+#[test]
+fn crelu_has_the_values_and_gradient_of_a_clamp() {
+    let device = Device::flex().autodiff();
+    let xs = [-3.0f32, -0.5, -1e-7, 1e-7, 0.25, 0.5, 0.999_99, 1.000_01, 1.5, 40.0];
+    let x = Tensor::<1>::from_data(TensorData::new(xs.to_vec(), [xs.len()]), &device).require_grad();
+    let weights =
+        Tensor::<1>::from_data(TensorData::new((1..=xs.len()).map(|i| i as f32).collect(), [xs.len()]), &device);
+    let y = crelu(x.clone());
+    let values = tensor_values(y.clone());
+    let grads = y.mul(weights).sum().backward();
+    let gradient = tensor_values(x.grad(&grads).unwrap());
+    for (i, &v) in xs.iter().enumerate() {
+        assert_eq!(values[i], v.clamp(0.0, 1.0), "crelu({v})");
+        let inside = v > 0.0 && v < 1.0;
+        assert_eq!(gradient[i], if inside { (i + 1) as f32 } else { 0.0 }, "gradient at {v}");
+    }
 }
 
 /// Asserts that two metrics files have the same header and rows, every

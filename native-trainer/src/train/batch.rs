@@ -29,7 +29,6 @@ impl Encoded {
     /// image (colours swapped, board flipped).
     pub fn batch(&self, indices: impl Iterator<Item = (u32, bool)>, device: &Device) -> Positions {
         let mut bits = Vec::new();
-        let mut mask = Vec::new();
         let mut batch = 0;
         for (i, mirror) in indices {
             let features = &self.features[i as usize];
@@ -42,14 +41,9 @@ impl Encoded {
             };
             bits.extend(features.iter().map(|&b| i64::from(b)));
             bits.extend(std::iter::repeat_n(PAD_INDEX, MAX_ACTIVE - features.len()));
-            mask.extend(std::iter::repeat_n(1.0f32, features.len()));
-            mask.extend(std::iter::repeat_n(0.0f32, MAX_ACTIVE - features.len()));
             batch += 1;
         }
-        Positions {
-            indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device),
-            mask: Tensor::<3>::from_data(TensorData::new(mask, [batch, MAX_ACTIVE, 1]), device),
-        }
+        Positions { indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device) }
     }
 }
 

@@ -10,4 +10,5 @@ pub mod model;
 pub mod pos2vec;
 pub mod run;
 pub mod siamese;
+pub mod speed;
 pub mod table;

@@ -14,13 +14,14 @@ use anyhow::Context;
 use burn::config::Config;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::tensor::Tensor;
 use burn::tensor::activation::log_softmax;
 use deepchess_core::{Network, Shape};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::data::LabelOptions;
 use crate::eval;
-use crate::train::batch::pair_batch;
+use crate::train::batch::{PairBatch, pair_batch};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::metrics::{self, EpochMetrics};
@@ -201,12 +202,10 @@ pub fn train(
         let (mut loss_sum, mut correct, mut seen) = (0f64, 0usize, 0usize);
         for chunk in pairs.chunks(config.batch_size.max(1)) {
             let batch = pair_batch(encoded, chunk, device);
-            let logits = model.forward(&batch.first, &batch.second); // [batch, 2]
-            let loss = log_softmax(logits.clone(), 1).mul(batch.target).sum_dim(1).mean().neg();
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            model = optim.step(lr, model, grads).clip();
+            let (next, logits, loss) = step(model, &mut optim, &batch, lr);
+            model = next;
 
-            let values = tensor_values(logits.detach());
+            let values = tensor_values(logits);
             correct += values.chunks_exact(2).zip(&batch.classes).filter(|(l, c)| (l[0] > l[1]) == (**c == 0)).count();
             loss_sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
             seen += chunk.len();
@@ -236,6 +235,22 @@ pub fn train(
         checkpoint(&run, &model, &optim, float, &rows, &config)?;
     }
     Ok(rows)
+}
+
+/// One optimizer step on `batch`: the cross-entropy of the two logits
+/// against the (possibly soft) target, then the hidden weights clipped to
+/// what quantization keeps. Returns the updated network, the logits
+/// (`[batch, 2]`, detached) and the loss.
+pub fn step(
+    model: Siamese,
+    optim: &mut ModuleOptimizer,
+    batch: &PairBatch,
+    lr: f64,
+) -> (Siamese, Tensor<2>, Tensor<1>) {
+    let logits = model.forward(&batch.first, &batch.second); // [batch, 2]
+    let loss = log_softmax(logits.clone(), 1).mul(batch.target.clone()).sum_dim(1).mean().neg();
+    let grads = GradientsParams::from_grads(loss.backward(), &model);
+    (optim.step(lr, model, grads).clip(), logits.detach(), loss)
 }
 
 /// Writes the epoch's files through [`RunDir`], each replaced atomically;
