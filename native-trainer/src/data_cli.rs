@@ -206,7 +206,7 @@ fn stats(args: &StatsArgs) -> anyhow::Result<()> {
 }
 
 /// The inputs recorded in `dir/meta.json` by `data build`, if there is one.
-fn read_sources(dataset: &std::path::Path) -> anyhow::Result<Vec<SourceSummary>> {
+pub fn read_sources(dataset: &std::path::Path) -> anyhow::Result<Vec<SourceSummary>> {
     #[derive(serde::Deserialize)]
     struct Meta {
         #[serde(default)]

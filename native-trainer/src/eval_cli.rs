@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::data::{Dataset, Sampling, dataset_files};
+use crate::data::{Dataset, Record, Sampling, dataset_files};
 use crate::{eval, network};
 
 /// `deepchess eval …`
@@ -44,6 +44,10 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Understanding(args) => return crate::understanding::run(args),
     };
     let net = network::load(&args.weights)?;
+    let sources = match &args.data {
+        Some(data) => crate::data_cli::read_sources(data)?,
+        None => Vec::new(),
+    };
     let records = match (&args.data, &args.pgn) {
         (Some(data), _) => {
             let file = if data.is_dir() { data.join("val.bin") } else { dataset_files(data)[0].clone() };
@@ -59,5 +63,24 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
     println!("positions : {}", records.len());
     println!("pairs     : {}", pairs.len());
     println!("accuracy  : {:.2}%", 100.0 * accuracy);
+    // A built directory's meta.json says which input each game came from:
+    // the same rule on each input's held-out games alone.
+    if sources.len() > 1 {
+        println!("by source (held-out games of each input, the same rule and number of pairs):");
+        for source in &sources {
+            let own: Vec<Record> = records.iter().filter(|r| source.contains(u64::from(r.game()))).copied().collect();
+            let pairs = eval::pairs(&own, args.pairs, args.seed);
+            let name = source
+                .path
+                .file_name()
+                .map_or_else(|| source.path.display().to_string(), |n| n.to_string_lossy().into());
+            if pairs.is_empty() {
+                println!("  {name:<28} no pairs ({} positions)", own.len());
+            } else {
+                let accuracy = eval::quantized_accuracy(&net, &own, &pairs);
+                println!("  {name:<28} {:>6.2}%  ({} positions, {} pairs)", 100.0 * accuracy, own.len(), pairs.len());
+            }
+        }
+    }
     Ok(())
 }
