@@ -70,10 +70,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         for source in &sources {
             let own: Vec<Record> = records.iter().filter(|r| source.contains(u64::from(r.game()))).copied().collect();
             let pairs = eval::pairs(&own, args.pairs, args.seed);
-            let name = source
-                .path
-                .file_name()
-                .map_or_else(|| source.path.display().to_string(), |n| n.to_string_lossy().into());
+            let name = source.name();
             if pairs.is_empty() {
                 println!("  {name:<28} no pairs ({} positions)", own.len());
             } else {

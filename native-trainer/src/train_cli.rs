@@ -29,21 +29,39 @@ pub enum Command {
     Bench(BenchArgs),
 }
 
+/// A network shape other than the preset's: `train siamese` and `train bench`.
+#[derive(clap::Args)]
+pub struct ShapeArgs {
+    /// The full shape, 773-600-400-200-100 + 200-400-200-100-2 (for a teacher).
+    #[arg(long, conflicts_with_all = ["tower", "head"])]
+    full: bool,
+    /// Tower widths, from 773 (for example 773,256,100,100 for a wider first layer).
+    #[arg(long, value_delimiter = ',', requires = "head")]
+    tower: Option<Vec<usize>>,
+    /// Head widths, from twice the tower's last, to 2 (for example 200,100,100,2).
+    #[arg(long, value_delimiter = ',', requires = "tower")]
+    head: Option<Vec<usize>>,
+}
+
+impl ShapeArgs {
+    /// The shape asked for, or None for the preset's.
+    fn shape(&self) -> anyhow::Result<Option<Shape>> {
+        Ok(match (&self.tower, &self.head) {
+            (Some(tower), Some(head)) => Some(Shape::new(tower, head)?),
+            _ if self.full => Some(Shape::full()),
+            _ => None,
+        })
+    }
+}
+
 /// Arguments of `train bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Where to train; `auto` takes a GPU through wgpu when there is one.
     #[arg(long, value_enum, default_value = "auto")]
     device: DeviceChoice,
-    /// The full shape, 773-600-400-200-100 + 200-400-200-100-2, instead of the distilled one.
-    #[arg(long, conflicts_with_all = ["tower", "head"])]
-    full: bool,
-    /// Tower widths, from 773 (for example 773,256,100,100).
-    #[arg(long, value_delimiter = ',', requires = "head")]
-    tower: Option<Vec<usize>>,
-    /// Head widths, from twice the tower's last, to 2 (for example 200,100,100,2).
-    #[arg(long, value_delimiter = ',', requires = "tower")]
-    head: Option<Vec<usize>>,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Pairs per step.
     #[arg(long, default_value_t = 1024)]
     batch_size: usize,
@@ -215,15 +233,8 @@ pub struct SiameseArgs {
     /// Start from this `train pos2vec` run's pretrained tower (the shapes must match).
     #[arg(long)]
     init: Option<PathBuf>,
-    /// Override the preset's tower and head with the full shape, 773-600-400-200-100 (for a teacher).
-    #[arg(long, conflicts_with_all = ["tower", "head"])]
-    full: bool,
-    /// Override the preset's tower widths, from 773 (for example 773,256,100,100 for a wider first layer).
-    #[arg(long, value_delimiter = ',', requires = "head")]
-    tower: Option<Vec<usize>>,
-    /// Override the preset's head widths, from twice the tower's last, to 2.
-    #[arg(long, value_delimiter = ',', requires = "tower")]
-    head: Option<Vec<usize>>,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Override the preset's epochs.
     #[arg(long)]
     epochs: Option<usize>,
@@ -279,11 +290,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
 }
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
-    let shape = match (&args.tower, &args.head) {
-        (Some(tower), Some(head)) => Shape::new(tower, head)?,
-        _ if args.full => Shape::full(),
-        _ => Shape::distilled(),
-    };
+    let shape = args.shape.shape()?.unwrap_or_else(Shape::distilled);
     let (device, device_name) = crate::train::device::select(args.device)?;
     let options = SpeedOptions {
         shape: shape.clone(),
@@ -411,15 +418,9 @@ fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
 
 fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
     let mut config = args.preset.config();
-    if args.full {
-        let full = Shape::full();
-        config.tower = full.tower().to_vec();
-        config.head = full.head().to_vec();
-    }
-    if let (Some(tower), Some(head)) = (&args.tower, &args.head) {
-        Shape::new(tower, head)?;
-        config.tower = tower.clone();
-        config.head = head.clone();
+    if let Some(shape) = args.shape.shape()? {
+        config.tower = shape.tower().to_vec();
+        config.head = shape.head().to_vec();
     }
     config.init = args.init.as_ref().map(|p| p.display().to_string());
     if let Some(epochs) = args.epochs {

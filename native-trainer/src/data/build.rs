@@ -77,6 +77,11 @@ impl SourceSummary {
     pub fn contains(&self, game: u64) -> bool {
         (self.first_game..self.first_game + self.games_read).contains(&game)
     }
+
+    /// The input's file name, for tables.
+    pub fn name(&self) -> String {
+        self.path.file_name().map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into())
+    }
 }
 
 /// What a build did; also written to `meta.json`.
@@ -136,7 +141,7 @@ impl std::fmt::Display for SourceTable<'_> {
             "source", "games", "kept", "decisive", "positions", "evaluated"
         )?;
         for s in self.0 {
-            let name = s.path.file_name().map_or_else(|| s.path.display().to_string(), |n| n.to_string_lossy().into());
+            let name = s.name();
             let decisive = 100.0 * s.decisive_games as f64 / s.games_used.max(1) as f64;
             write!(
                 f,
