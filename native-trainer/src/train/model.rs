@@ -23,16 +23,6 @@ impl Positions {
     pub fn concat(&self, other: &Positions) -> Positions {
         Positions { indices: Tensor::cat(vec![self.indices.clone(), other.indices.clone()], 0) }
     }
-
-    /// The number of positions.
-    pub fn len(&self) -> usize {
-        self.indices.dims()[0]
-    }
-
-    /// Whether the batch is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// DeepChess: tower (Pos2Vec) and head (comparator).

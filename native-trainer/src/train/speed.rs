@@ -10,8 +10,7 @@
 use std::time::Instant;
 
 use burn::tensor::Device;
-use deepchess_core::Shape;
-use deepchess_core::shakmaty::{Chess, Position};
+use deepchess_core::{Shape, random};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -55,25 +54,20 @@ impl Speed {
     }
 }
 
-/// `count` positions reached by random legal play from the start, 10 to
-/// 99 plies deep, each with a legal move and a random decisive result.
+/// `count` positions reached by random legal play from the start (core's
+/// [`random::playout`], 10 to 99 plies), each with the move played from it
+/// and a random decisive result.
 pub fn random_records(count: usize, seed: u64) -> Vec<Record> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut records = Vec::with_capacity(count);
     while records.len() < count {
-        let mut pos = Chess::default();
-        let plies = rng.random_range(10..100);
-        for ply in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let played = moves[rng.random_range(0..moves.len())];
-            if ply + 1 == plies {
-                let result = if rng.random_bool(0.5) { GameResult::WhiteWins } else { GameResult::BlackWins };
-                records.push(Record::new(&pos, played, ply, result, None, records.len() as u32));
-            }
-            pos.play_unchecked(played);
+        let game = random::playout(rng.random_range(10..100), rng.random());
+        // The last position of the game that has a move played from it.
+        if let Some((ply, pos, played)) =
+            game.iter().enumerate().rev().find_map(|(ply, (pos, played))| played.map(|m| (ply, pos, m)))
+        {
+            let result = if rng.random_bool(0.5) { GameResult::WhiteWins } else { GameResult::BlackWins };
+            records.push(Record::new(pos, played, ply as u32, result, None, records.len() as u32));
         }
     }
     records
