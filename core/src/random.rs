@@ -120,14 +120,21 @@ pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'stat
         check("crelu_i32", expected == actual);
 
         let outputs = rng.random_range(1..=70);
+        // Every eighth round is the dot products' edge: inputs all at the
+        // clipped ReLU's 127 and weights at i8's ends, so that a pair of
+        // products reaches ±32,512, next to i16's limits.
+        let edge = round % 8 == 0;
         let input: Vec<u8> = (0..n)
             .map(|_| match rng.random_range(0..4) {
+                _ if edge => 127,
                 0 => 0,
                 1 => 127,
                 _ => rng.random_range(0..=127),
             })
             .collect();
-        let weights: Vec<i8> = (0..n * outputs).map(|_| rng.random()).collect();
+        let weights: Vec<i8> = (0..n * outputs)
+            .map(|_| if edge { [i8::MIN, i8::MAX][rng.random_range(0..2)] } else { rng.random() })
+            .collect();
         let bias: Vec<i32> =
             (0..outputs).map(|_| if extreme { rng.random() } else { rng.random_range(-100_000..100_000) }).collect();
         let (mut expected, mut actual) = (alloc::vec![0; outputs], alloc::vec![0; outputs]);

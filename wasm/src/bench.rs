@@ -19,13 +19,14 @@ struct Workload {
 
 static WORKLOAD: Mutex<Option<Workload>> = Mutex::new(None);
 
-/// The kernel this build runs: 0 scalar, 2 SIMD128.
+/// The kernel this build runs: 0 scalar, 2 SIMD128, 3 relaxed SIMD.
 #[unsafe(no_mangle)]
 pub extern "C" fn dc_kernel() -> u32 {
     match Kernel::detect() {
         Kernel::Scalar => 0,
         Kernel::Avx2 => 1,
         Kernel::Simd128 => 2,
+        Kernel::Relaxed => 3,
     }
 }
 

@@ -80,7 +80,7 @@ impl Engine {
         lines
     }
 
-    /// The inference kernel in use: `simd128` or `scalar`.
+    /// The inference kernel in use: `relaxed`, `simd128` or `scalar`.
     #[wasm_bindgen(getter)]
     pub fn kernel(&self) -> String {
         self.uci.network().map_or("none", |n| n.kernel().name()).to_string()
@@ -173,7 +173,9 @@ mod tests {
 
     #[test]
     fn kernel_matches_the_build() {
-        let expected = if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+        let expected = if cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd")) {
+            "relaxed"
+        } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
             "simd128"
         } else if cfg!(target_arch = "wasm32") {
             "scalar"

@@ -1,11 +1,11 @@
 // Browser benchmarks: `make bench-web`, or
 //   node web/bench/run.mjs --native target/release/deepchess [--depth 5 | --movetime MS] [--loads 3]
-//     [--searches scalar,comparison] [--builds simd,scalar]
+//     [--searches scalar,comparison] [--builds relaxed,simd,scalar]
 //
 // 1. For each search (`setoption name Search`), nodes per second on core's 46
 //    bench positions, depth --depth (or --movetime ms each, reporting the
 //    median depth reached), with the shipped network: the native engine
-//    (`deepchess uci`) and the worker's SIMD128 and scalar builds in
+//    (`deepchess uci`) and the worker's relaxed-SIMD, SIMD128 and scalar builds in
 //    chromium, through the same UCI flow (`ucinewgame`, `position fen …`,
 //    `go …`). At a fixed depth the node counts must be equal: the same
 //    search, wherever it runs.
@@ -28,7 +28,7 @@ const arg = (name, fallback) => {
 const native = arg('--native', join(here, '..', '..', 'target', 'release', 'deepchess'));
 const depth = Number(arg('--depth', 5));
 const loads = Number(arg('--loads', 3));
-const builds = arg('--builds', 'simd,scalar').split(',');
+const builds = arg('--builds', 'relaxed,simd,scalar').split(',');
 const searches = arg('--searches', 'scalar,comparison').split(',');
 // With --movetime, each position is searched that long and the depth reached is reported.
 const movetime = arg('--movetime', null);
@@ -144,7 +144,7 @@ try {
       // At a fixed depth the node counts must agree; at a fixed time they cannot.
       const same = movetime ? '' : r.nodes === nat.nodes ? ', same nodes' : `, NODES DIFFER from native (${r.nodes})`;
       console.log(
-        `${search} wasm ${build.padEnd(6)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ` +
+        `${search} wasm ${build.padEnd(7)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ` +
           `${(r.nps / nat.nps).toFixed(2)}× native, median depth ${r.depth}${same}`,
       );
     }

@@ -6,8 +6,10 @@
 //   worker.onmessage = (e) => console.log(e.data);   // 'uciok', 'info depth …', 'bestmove e2e4'
 //   worker.postMessage('uci');
 //
-// URL parameters: `?build=simd|scalar` forces a build (the default picks
-// SIMD128 where the browser validates it, as lila's engine registry does);
+// URL parameters: `?build=relaxed|simd|scalar` forces a build (the default
+// picks relaxed SIMD where the browser has it and computes its dot product
+// right, else SIMD128 where the browser validates it, as lila's engine
+// registry does, else scalar);
 // `?webgpu=auto|1|0` (default auto): batched WebGPU inference where it is
 // faster than the CPU (measured once at start), always, or never.
 //
@@ -37,8 +39,25 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
+// A function that returns lane 0 of `i32x4.relaxed_dot_i8x16_i7x16_add_s` on
+// (-3, 100, 0) splats: -1200 where relaxed SIMD is right (node 20's V8 11.3,
+// behind a flag, returns -2400; see wasm/bench/load.mjs).
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 127, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 37, 1, 35, 0, 65, 125,
+  253, 15, 65, 228, 0, 253, 15, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 147, 2, 253, 27, 0, 11,
+]);
+
+function hasRelaxedSimd() {
+  if (!WebAssembly.validate(RELAXED_PROBE)) return false;
+  try {
+    return new WebAssembly.Instance(new WebAssembly.Module(RELAXED_PROBE)).exports.f() === -1200;
+  } catch {
+    return false;
+  }
+}
+
 const params = new URL(self.location.href).searchParams;
-const build = params.get('build') ?? (WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar');
+const build = params.get('build') ?? (hasRelaxedSimd() ? 'relaxed' : WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar');
 let engine = null;
 let gpu = null;
 /** Resolves when the GPU is set up (or found missing). */

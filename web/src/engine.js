@@ -16,7 +16,7 @@ export const defaultWorkerUrl = new URL('./engine/worker.js', import.meta.url);
 
 /**
  * Starts the engine worker and waits for `uciok`.
- * @param {{ workerUrl?: string | URL, build?: 'simd' | 'scalar', webgpu?: boolean }} [options]
+ * @param {{ workerUrl?: string | URL, build?: 'relaxed' | 'simd' | 'scalar', webgpu?: boolean }} [options]
  * @returns {Promise<Engine>}
  */
 export async function createEngine(options = {}) {

@@ -1,5 +1,6 @@
 // The engine worker over plain UCI, as a page that drives stockfish.js uses it.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
@@ -23,18 +24,48 @@ function assertLegalAfterE4(lines) {
   assert.ok(pos.isLegal(parseUci(best)), `bestmove ${best} is legal after 1. e4`);
 }
 
-test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (SIMD128 build)', async () => {
+test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (relaxed-SIMD build, chromium\'s pick)', async () => {
   const lines = await uci(page, ['uci', 'isready', 'position startpos moves e2e4', 'go depth 6'], '^bestmove');
   assert.ok(lines.includes('uciok') && lines.includes('readyok'));
-  assert.match(lines[0], /^id name DeepChess .* wasm-simd128$/);
+  assert.match(lines[0], /^id name DeepChess .* wasm-relaxed$/);
   assert.ok(lines.some((l) => /^info depth 6 .* nodes \d+ .* time \d+ pv /.test(l)), 'an info line for depth 6');
   assertLegalAfterE4(lines);
 });
 
-test('the scalar fallback build plays too', async () => {
-  const lines = await uci(page, ['uci', 'position startpos moves e2e4', 'go depth 5'], '^bestmove', 'engine/worker.js?build=scalar');
-  assert.match(lines[0], /wasm-scalar$/);
-  assertLegalAfterE4(lines);
+test('the SIMD128 and scalar fallback builds play too, and every build searches the same tree', async () => {
+  const nodes = {};
+  for (const [build, kernel] of [['relaxed', 'relaxed'], ['simd', 'simd128'], ['scalar', 'scalar']]) {
+    for (const search of ['scalar', 'comparison']) {
+      const lines = await uci(
+        page,
+        ['uci', `setoption name Search value ${search}`, 'position startpos moves e2e4', 'go depth 5'],
+        '^bestmove',
+        `engine/worker.js?build=${build}&webgpu=0`,
+      );
+      assert.match(lines[0], new RegExp(`wasm-${kernel}$`));
+      assertLegalAfterE4(lines);
+      const info = lines.findLast((l) => /^info depth 5 .* pv /.test(l));
+      (nodes[search] ??= {})[build] = [Number(info.match(/ nodes (\d+)/)[1]), lines.at(-1)];
+    }
+  }
+  for (const search of ['scalar', 'comparison']) {
+    assert.deepEqual(nodes[search].relaxed, nodes[search].scalar, `${search} search: relaxed against scalar`);
+    assert.deepEqual(nodes[search].simd, nodes[search].scalar, `${search} search: SIMD128 against scalar`);
+  }
+});
+
+test('in chromium, the relaxed-SIMD and SIMD128 kernels equal the scalar oracle bit for bit', async () => {
+  // The raw kernel builds of `make wasm-bench-builds`, as node runs them.
+  const builds = { simd128: process.env.DEEPCHESS_WASM_SIMD, relaxed: process.env.DEEPCHESS_WASM_RELAXED };
+  for (const [name, path] of Object.entries(builds)) {
+    assert.ok(path && existsSync(path), `${name}: DEEPCHESS_WASM_* names a built module (make wasm-bench-builds)`);
+    const result = await page.evaluate(async (bytes) => {
+      const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes), {});
+      const kernel = ['scalar', 'avx2', 'simd128', 'relaxed'][instance.exports.dc_kernel()];
+      return { kernel, failures: [1, 2, 3].map((seed) => instance.exports.dc_selftest(500, seed)) };
+    }, [...readFileSync(path)]);
+    assert.deepEqual(result, { kernel: name, failures: [0, 0, 0] });
+  }
 });
 
 for (const search of ['scalar', 'comparison']) {

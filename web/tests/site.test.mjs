@@ -211,7 +211,7 @@ test('after the first visit the site works with the network off', async () => {
   );
   assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the page is controlled');
   assert.match(ids[0], /wasm-scalar$/);
-  assert.match(ids[1], /wasm-simd128$/);
+  assert.match(ids[1], /wasm-relaxed$/);
   // Nothing answers any more: the server stops, and the browser goes offline.
   await browser.stopServer();
   await browser.context.setOffline(true);

@@ -1,7 +1,7 @@
 //! SIMD kernels behind one small vocabulary.
 //!
 //! Every operation exists as a scalar oracle ([`scalar`]), and as AVX2
-//! (x86_64) and SIMD128 (wasm32) versions that must equal it bit for bit; the
+//! (x86_64), SIMD128 and relaxed-SIMD (wasm32) versions that must equal it bit for bit; the
 //! tests check that on random data. All slices are padded to
 //! [`PADDING`](crate::arch::PADDING) lanes; the dispatch functions check the
 //! lengths so that a wrong call is a panic in tests, never undefined behaviour.
@@ -24,6 +24,9 @@ mod avx2;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+mod relaxed;
+
 /// An instruction set the kernels can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
@@ -34,11 +37,14 @@ pub enum Kernel {
     Avx2,
     /// WebAssembly SIMD128, compiled in with `-C target-feature=+simd128`.
     Simd128,
+    /// WebAssembly relaxed SIMD (SIMD128 and its `u8 × i8` dot product),
+    /// compiled in with `-C target-feature=+simd128,+relaxed-simd`.
+    Relaxed,
 }
 
 impl Kernel {
     /// Every kernel, in order of preference (fastest last).
-    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Avx2, Kernel::Simd128];
+    pub const ALL: [Kernel; 4] = [Kernel::Scalar, Kernel::Avx2, Kernel::Simd128, Kernel::Relaxed];
 
     /// Whether this kernel can run here.
     pub fn is_supported(self) -> bool {
@@ -46,6 +52,7 @@ impl Kernel {
             Kernel::Scalar => true,
             Kernel::Avx2 => avx2_supported(),
             Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
+            Kernel::Relaxed => cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd")),
         }
     }
 
@@ -54,12 +61,13 @@ impl Kernel {
         Kernel::ALL.into_iter().rev().find(|k| k.is_supported()).unwrap_or(Kernel::Scalar)
     }
 
-    /// Short lower-case name (`scalar`, `avx2`, `simd128`).
+    /// Short lower-case name (`scalar`, `avx2`, `simd128`, `relaxed`).
     pub const fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
             Kernel::Avx2 => "avx2",
             Kernel::Simd128 => "simd128",
+            Kernel::Relaxed => "relaxed",
         }
     }
 }
@@ -90,6 +98,8 @@ macro_rules! dispatch {
             Kernel::Avx2 if avx2_supported() => unsafe { avx2::$name($($arg),*) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => simd128::$name($($arg),*),
+            #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+            Kernel::Relaxed => relaxed::$name($($arg),*),
             _ => scalar::$name($($arg),*),
         }
     };

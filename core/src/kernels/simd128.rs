@@ -75,7 +75,7 @@ pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
 
 /// The lane sums of four vectors, as one vector: `[Σa, Σb, Σc, Σd]` (wrapping).
 #[inline(always)]
-fn reduce4([a, b, c, d]: [v128; 4]) -> v128 {
+pub(super) fn reduce4([a, b, c, d]: [v128; 4]) -> v128 {
     // [a0+a1, b0+b1, a2+a3, b2+b3] and the same for c and d.
     let ab = i32x4_add(i32x4_shuffle::<0, 4, 2, 6>(a, b), i32x4_shuffle::<1, 5, 3, 7>(a, b));
     let cd = i32x4_add(i32x4_shuffle::<0, 4, 2, 6>(c, d), i32x4_shuffle::<1, 5, 3, 7>(c, d));
@@ -96,7 +96,7 @@ pub fn crelu_i32(sums: &[i32], out: &mut [u8]) {
 
 /// Loads the first 16 bytes of `s`.
 #[inline(always)]
-fn load<T>(s: &[T]) -> v128 {
+pub(super) fn load<T>(s: &[T]) -> v128 {
     assert!(core::mem::size_of_val(s) >= 16);
     // SAFETY: `s` holds at least 16 bytes; v128_load needs no alignment.
     unsafe { v128_load(s.as_ptr().cast()) }
@@ -104,7 +104,7 @@ fn load<T>(s: &[T]) -> v128 {
 
 /// Stores `v` into the first 16 bytes of `s`.
 #[inline(always)]
-fn store<T>(s: &mut [T], v: v128) {
+pub(super) fn store<T>(s: &mut [T], v: v128) {
     assert!(core::mem::size_of_val(s) >= 16);
     // SAFETY: `s` holds at least 16 bytes; v128_store needs no alignment.
     unsafe { v128_store(s.as_mut_ptr().cast(), v) }
