@@ -1,7 +1,9 @@
 // The service worker: on install it caches every file of the site (the build
 // fills in ASSETS and VERSION), then answers from the cache first, so the
 // site works with the network off after the first visit. A new build has a
-// new VERSION, and activating it deletes the old caches.
+// new VERSION, and activating it deletes the old versions' caches (never the
+// engine worker's store of downloaded networks, which is keyed by content).
+// Networks (`.dcnn`) pass through: the worker caches them itself.
 const VERSION = '__VERSION__';
 const ASSETS = __ASSETS__;
 
@@ -18,14 +20,17 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((key) => key !== VERSION).map((key) => caches.delete(key))))
+      .then((keys) =>
+        Promise.all(keys.filter((key) => key.startsWith('deepchess-') && key !== VERSION).map((key) => caches.delete(key))),
+      )
       .then(() => self.clients.claim()),
   );
 });
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.endsWith('.dcnn')) return;
   event.respondWith(
     caches.open(VERSION).then(async (cache) => {
       // `?build=scalar` and other parameters select behaviour, not content.

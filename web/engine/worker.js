@@ -160,14 +160,46 @@ async function loadEvalFile(url) {
   let bytes;
   let error;
   try {
-    const response = await fetch(new URL(url, self.location.href));
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    bytes = new Uint8Array(await response.arrayBuffer());
+    bytes = await fetchNetwork(url);
   } catch (e) {
     error = String(e?.message ?? e);
   }
   post(engine.loadNetwork(bytes, url, error));
   if (gpu && bytes && !error) gpu = await createGpu(engine);
+}
+
+/** The Cache API store of downloaded networks; the service worker leaves it alone. */
+const NETWORK_CACHE = 'networks';
+
+/**
+ * A network's bytes, downloaded once. A file named by its content,
+ * `deepchess-<12 hex of sha256>.dcnn` as every shipped network is, is stored
+ * under that hash, so any URL of the same file (another host, a new version
+ * of the site) is answered from the store, online or not; the download is
+ * checked against its name. Other URLs are stored under the URL. Where the
+ * Cache API is missing (an insecure origin), it is a plain download.
+ */
+async function fetchNetwork(url) {
+  const absolute = new URL(url, self.location.href);
+  const named = /deepchess-([0-9a-f]{12})\.dcnn$/.exec(absolute.pathname)?.[1];
+  const key = named ? new URL(`/networks/${named}.dcnn`, self.location.origin) : absolute;
+  const cache = self.caches ? await self.caches.open(NETWORK_CACHE).catch(() => null) : null;
+  const hit = await cache?.match(key);
+  if (hit) {
+    post([`info string network ${url} from the cache`]);
+    return new Uint8Array(await hit.arrayBuffer());
+  }
+  const response = await fetch(absolute);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (named) {
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    const hash = [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    if (hash !== named) throw new Error(`the file's sha256 begins ${hash}, not ${named} as its name says`);
+  }
+  await cache?.put(key, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }));
+  post([`info string network ${url} downloaded (${bytes.length} bytes)${cache ? ', cached' : ''}`]);
+  return bytes;
 }
 
 /**

@@ -1,10 +1,11 @@
 // The engine worker over plain UCI, as a page that drives stockfish.js uses it.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
-import { start, uci } from './browser.mjs';
+import { dist, start, uci } from './browser.mjs';
 
 let browser;
 let page;
@@ -140,6 +141,18 @@ test('EvalFile loads a network by URL and reports a missing one', async () => {
   );
   assert.match(lines[0], /^info string error: cannot load network missing.dcnn: HTTP 404/);
   assert.match(lines[1], /^info string loaded network deepchess-[0-9a-f]+\.dcnn/);
+});
+
+test('a network whose content does not match the hash in its name is refused', async () => {
+  const wrong = 'deepchess-000000000000.dcnn';
+  mkdirSync(join(dist, 'nets'), { recursive: true });
+  copyFileSync(join(dist, '..', '..', 'weights', 'deepchess-d535640278a8.dcnn'), join(dist, 'nets', wrong));
+  try {
+    const lines = await uci(page, [`setoption name EvalFile value /nets/${wrong}`, 'go depth 1'], '^bestmove');
+    assert.match(lines[0], /^info string error: cannot load network \/nets\/deepchess-000000000000\.dcnn: the file's sha256 begins d535640278a8, not 000000000000/);
+  } finally {
+    rmSync(join(dist, 'nets'), { recursive: true, force: true });
+  }
 });
 
 test('the documented module API: createEngine, send, onLine, bestMove', async () => {

@@ -1,8 +1,9 @@
 // The site: play, analyse, watch, FEN and PGN, phones, offline.
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { shots, start } from './browser.mjs';
+import { dist, shots, start, uci } from './browser.mjs';
 
 let browser;
 let page;
@@ -212,6 +213,19 @@ test('after the first visit the site works with the network off', async () => {
   assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the page is controlled');
   assert.match(ids[0], /wasm-scalar$/);
   assert.match(ids[1], /wasm-relaxed$/);
+  // A network other than the embedded one is downloaded once: the worker
+  // keeps it by content hash, and it loads again with the network off.
+  const net = 'deepchess-d535640278a8.dcnn';
+  mkdirSync(join(dist, 'nets'), { recursive: true });
+  copyFileSync(join(dist, '..', '..', 'weights', net), join(dist, 'nets', net));
+  const evalFile = [`setoption name EvalFile value /nets/${net}`, 'go depth 1'];
+  try {
+    const first = await uci(page, evalFile, '^bestmove');
+    assert.match(first[0], new RegExp(`^info string network /nets/${net} downloaded \\(\\d+ bytes\\), cached$`));
+    assert.match(first[1], /^info string loaded network \/nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
+  } finally {
+    rmSync(join(dist, 'nets'), { recursive: true, force: true });
+  }
   // Nothing answers any more: the server stops, and the browser goes offline.
   await browser.stopServer();
   await browser.context.setOffline(true);
@@ -220,6 +234,9 @@ test('after the first visit the site works with the network off', async () => {
     await page.waitForFunction(() => document.querySelector('#engine-status').textContent.endsWith('ready'), null, {
       timeout: 30000,
     });
+    const again = await uci(page, evalFile, '^bestmove');
+    assert.deepEqual(again.slice(0, 1), [`info string network /nets/${net} from the cache`]);
+    assert.match(again[1], /^info string loaded network \/nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
     await page.selectOption('#strength', 'go depth 3');
     await clickSquare('d2');
     await clickSquare('d4');
