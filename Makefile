@@ -117,10 +117,14 @@ test-web: web wasm-bench-builds
 	cd web && node --test --test-concurrency=1 tests/
 	CHROMEDRIVER=$${CHROMEDRIVER:-/usr/bin/chromedriver} $(CARGO) test -p deepchess-wasm --target $(WASM_TARGET) --locked
 
-## Browser benchmarks: nodes/s (relaxed SIMD, SIMD128, scalar) against native, sizes, time to first move.
+## Browser benchmarks: nodes/s (relaxed SIMD, SIMD128, scalar) against native, sizes, time to first
+## move; then our worker beside stockfish.js (npm `stockfish`, lite single-threaded, 160 MB download
+## into web/bench/node_modules, which nothing else needs).
 bench-web: web
 	$(CARGO) build -p deepchess-trainer --release --no-default-features --features flex --locked
 	node web/bench/run.mjs --native $(TARGET_DIR)/release/deepchess
+	[ -f web/bench/node_modules/stockfish/bin/stockfish-19-lite-single.wasm ] || (cd web/bench && npm ci --no-audit --no-fund)
+	node web/bench/stockfish.mjs
 
 ## Inference speed: native (scalar vs AVX2), then wasm under node (scalar, SIMD128, relaxed SIMD).
 bench: bench-native bench-wasm

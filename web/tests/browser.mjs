@@ -23,11 +23,11 @@ const FLAGS = [
 ];
 
 /**
- * Serves the site and starts chromium with a fresh profile; `webgpu` adds
- * `--enable-unsafe-webgpu` (a SwiftShader adapter here).
+ * Serves the site (or `root`) and starts chromium with a fresh profile;
+ * `webgpu` adds `--enable-unsafe-webgpu` (a SwiftShader adapter here).
  */
-export async function start({ webgpu = false } = {}) {
-  const server = await serve(dist, 0);
+export async function start({ webgpu = false, root = dist } = {}) {
+  const server = await serve(root, 0);
   const origin = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(join(tmpdir(), 'deepchess-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
