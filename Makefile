@@ -59,7 +59,7 @@ lint:
 	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
 	$(CARGO) clippy $(TRAINER_CPU) --all-targets --locked -- -D warnings
 	$(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked -- -D warnings
-	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked \
+	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) clippy -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked \
 		--target-dir $(TARGET_DIR)/wasm-relaxed -- -D warnings
 
 build-core:
