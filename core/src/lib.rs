@@ -48,6 +48,7 @@ extern crate std;
 
 pub use shakmaty;
 
+pub mod alphazero;
 pub mod arch;
 pub mod bench;
 pub mod format;
