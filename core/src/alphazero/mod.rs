@@ -40,8 +40,10 @@
 //! Both are tested against `tests/fixtures/alphazero.txt`, written with
 //! python-chess from this description alone (`tests/fixtures/make_alphazero.py`).
 
+pub mod mcts;
 pub mod planes;
 pub mod policy;
 
+pub use mcts::{Evaluator, Mcts, Puct, RootMove};
 pub use planes::{PLANES, Planes, Repetitions};
 pub use policy::{POLICY_SIZE, move_from_index, move_index};

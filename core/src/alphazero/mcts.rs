@@ -1,0 +1,375 @@
+//! Monte Carlo tree search with PUCT, as AlphaZero plays (the seed's
+//! formula, without its misprint).
+//!
+//! Each playout walks down the tree choosing the child with the largest
+//! `Q + U`, where
+//!
+//! ```text
+//! U = C(s) · P(s, a) · √N(s) / (1 + N(s, a))
+//! C(s) = ln((1 + N(s) + c_base) / c_base) + c_init      c_base = 19,652, c_init = 1.25
+//! ```
+//!
+//! `Q` is the mean value of the child from the point of view of the side
+//! choosing it (0 for a child never visited), `P` its prior from the
+//! network, `N` the visit counts. At a leaf the [`Evaluator`] gives a value
+//! and priors for every legal move; a finished game gives its result
+//! instead (checkmate −1 for the side to move, any draw 0). The value goes
+//! back up the path, its sign flipping at every ply.
+//!
+//! The search runs in slices ([`Mcts::run`]) so that a host can answer
+//! `stop` between them, as the alpha-beta searches do. Root noise for
+//! self-play comes from the caller ([`Mcts::add_root_noise`]), which keeps
+//! this crate free of a random-number generator.
+
+use alloc::vec::Vec;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Outcome, Position};
+
+/// What MCTS asks of a network: a value and move priors for a position.
+pub trait Evaluator {
+    /// The value of `pos` for the side to move, in `−1..=1`, and a prior for
+    /// each of `moves` (the legal moves, in that order) written to `priors`
+    /// (cleared by the caller). Priors need not sum to one; MCTS normalises
+    /// them. `repetitions` is how often `pos` occurred before (input planes
+    /// 12 and 13).
+    fn evaluate(&mut self, pos: &Chess, repetitions: usize, moves: &[Move], priors: &mut Vec<f32>) -> f32;
+}
+
+/// PUCT's exploration constants.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Puct {
+    /// `c_base`: how slowly exploration grows with the parent's visits.
+    pub c_base: f32,
+    /// `c_init`: exploration at few visits.
+    pub c_init: f32,
+}
+
+impl Default for Puct {
+    /// AlphaZero's: `c_base` 19,652, `c_init` 1.25.
+    fn default() -> Puct {
+        Puct { c_base: 19_652.0, c_init: 1.25 }
+    }
+}
+
+impl Puct {
+    /// `C(s)` for a parent visited `visits` times.
+    pub fn exploration(&self, visits: u32) -> f32 {
+        libm::logf((1.0 + visits as f32 + self.c_base) / self.c_base) + self.c_init
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    /// The move that leads here from the parent (none at the root).
+    mv: Option<Move>,
+    prior: f32,
+    visits: u32,
+    /// Sum of values from the point of view of the side that played `mv`.
+    value_sum: f32,
+    /// Children are `children..children + child_count` in the arena.
+    children: u32,
+    child_count: u32,
+    expanded: bool,
+}
+
+impl Node {
+    fn new(mv: Option<Move>, prior: f32) -> Node {
+        Node { mv, prior, visits: 0, value_sum: 0.0, children: 0, child_count: 0, expanded: false }
+    }
+
+    fn q(&self) -> f32 {
+        if self.visits == 0 { 0.0 } else { self.value_sum / self.visits as f32 }
+    }
+}
+
+/// One move of the root with its statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Playouts through it.
+    pub visits: u32,
+    /// Mean value for the side to move at the root, `−1..=1` (0 if unvisited).
+    pub q: f32,
+    /// The (normalised, possibly noised) prior.
+    pub prior: f32,
+}
+
+/// A search tree over one root position.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    root: Chess,
+    /// Zobrist keys of the game before the root, for repetitions.
+    history: Vec<u64>,
+    nodes: Vec<Node>,
+    puct: Puct,
+    priors: Vec<f32>,
+}
+
+impl Mcts {
+    /// A tree over `root`, reached after the positions whose keys are in
+    /// `history` (oldest first; [`key`] computes them), with the given
+    /// constants.
+    pub fn new(root: Chess, history: Vec<u64>, puct: Puct) -> Mcts {
+        Mcts { root, history, nodes: alloc::vec![Node::new(None, 1.0)], puct, priors: Vec::new() }
+    }
+
+    /// Playouts so far (the root's visits).
+    pub fn playouts(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    /// Runs `playouts` more playouts.
+    pub fn run(&mut self, evaluator: &mut impl Evaluator, playouts: u32) {
+        for _ in 0..playouts {
+            self.playout(evaluator);
+        }
+    }
+
+    /// Mixes `noise` into the root's priors, `P ← (1 − fraction) · P +
+    /// fraction · noise` (AlphaZero: Dirichlet(0.3) noise, fraction 0.25).
+    /// Expands the root first if needed; `noise` has one entry per legal
+    /// move, in the order of `legal_moves()` of the root. Returns false (and
+    /// changes nothing) if the lengths differ.
+    pub fn add_root_noise(&mut self, evaluator: &mut impl Evaluator, noise: &[f32], fraction: f32) -> bool {
+        if !self.nodes[0].expanded {
+            self.playout(evaluator);
+        }
+        let root = &self.nodes[0];
+        let (start, count) = (root.children as usize, root.child_count as usize);
+        if noise.len() != count {
+            return false;
+        }
+        for (child, &n) in self.nodes[start..start + count].iter_mut().zip(noise) {
+            child.prior = (1.0 - fraction) * child.prior + fraction * n;
+        }
+        true
+    }
+
+    /// The root's moves with their visits and values, most visited first
+    /// (ties: higher prior first).
+    pub fn root_moves(&self) -> Vec<RootMove> {
+        let mut moves: Vec<RootMove> = self
+            .children(0)
+            .filter_map(|i| {
+                let n = &self.nodes[i];
+                Some(RootMove { mv: n.mv?, visits: n.visits, q: n.q(), prior: n.prior })
+            })
+            .collect();
+        moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        moves
+    }
+
+    /// The most visited move, if the root has a legal move.
+    pub fn best_move(&self) -> Option<Move> {
+        self.root_moves().into_iter().next().map(|m| m.mv)
+    }
+
+    /// The principal variation: the most visited child, from the root down,
+    /// while nodes have visits.
+    pub fn pv(&self) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut node = 0;
+        while let Some(best) = self.children(node).filter(|&i| self.nodes[i].visits > 0).max_by(|&a, &b| {
+            let (x, y) = (&self.nodes[a], &self.nodes[b]);
+            x.visits.cmp(&y.visits).then(x.prior.total_cmp(&y.prior))
+        }) {
+            pv.extend(self.nodes[best].mv);
+            node = best;
+        }
+        pv
+    }
+
+    fn children(&self, node: usize) -> impl Iterator<Item = usize> + use<> {
+        let n = &self.nodes[node];
+        n.children as usize..(n.children + n.child_count) as usize
+    }
+
+    /// Index of the child of `node` with the largest `Q + U` (none if it
+    /// has no children).
+    fn select(&self, node: usize) -> Option<usize> {
+        let parent = &self.nodes[node];
+        let scale = self.puct.exploration(parent.visits) * libm::sqrtf(parent.visits as f32);
+        let score = |i: usize| {
+            let child = &self.nodes[i];
+            child.q() + scale * child.prior / (1.0 + child.visits as f32)
+        };
+        self.children(node).max_by(|&a, &b| score(a).total_cmp(&score(b)))
+    }
+
+    fn playout(&mut self, evaluator: &mut impl Evaluator) {
+        let mut pos = self.root.clone();
+        let mut keys = self.history.clone();
+        let mut path = alloc::vec![0usize];
+        let mut node = 0;
+        loop {
+            let k = key(&pos);
+            let repetitions = keys.iter().filter(|&&x| x == k).count();
+            keys.push(k);
+            let value = if let Some(value) = terminal(&pos, repetitions) {
+                // A finished game: its result, nothing to expand.
+                value
+            } else if !self.nodes[node].expanded {
+                self.expand(node, &pos, repetitions, evaluator)
+            } else if let Some((child, m)) = self.select(node).and_then(|c| Some((c, self.nodes[c].mv?))) {
+                pos.play_unchecked(m);
+                path.push(child);
+                node = child;
+                continue;
+            } else {
+                // Not reached: a position that is not finished has a legal move.
+                0.0
+            };
+            self.backup(&path, value);
+            return;
+        }
+    }
+
+    /// Evaluates `pos` at `node`, adds its children, and returns its value
+    /// for the side to move.
+    fn expand(&mut self, node: usize, pos: &Chess, repetitions: usize, evaluator: &mut impl Evaluator) -> f32 {
+        let moves = pos.legal_moves();
+        self.priors.clear();
+        let value = evaluator.evaluate(pos, repetitions, &moves, &mut self.priors).clamp(-1.0, 1.0);
+        let uniform = 1.0 / moves.len().max(1) as f32;
+        let total: f32 = self.priors.iter().take(moves.len()).map(|p| p.max(0.0)).sum();
+        let start = self.nodes.len() as u32;
+        for (i, m) in moves.into_iter().enumerate() {
+            let p = self.priors.get(i).map_or(0.0, |p| p.max(0.0));
+            // Priors that are missing, negative or all zero count as uniform.
+            let prior = if total > 0.0 && total.is_finite() { p / total } else { uniform };
+            self.nodes.push(Node::new(Some(m), prior));
+        }
+        let count = self.nodes.len() as u32 - start;
+        let n = &mut self.nodes[node];
+        n.children = start;
+        n.child_count = count;
+        n.expanded = true;
+        value
+    }
+
+    /// Adds `value` (for the side to move at the path's end) along `path`.
+    fn backup(&mut self, path: &[usize], value: f32) {
+        // The last node's value_sum is from the point of view of the side
+        // that moved into it: the opponent of the side to move there.
+        let mut v = -value;
+        for &i in path.iter().rev() {
+            let n = &mut self.nodes[i];
+            n.visits += 1;
+            n.value_sum += v;
+            v = -v;
+        }
+    }
+}
+
+/// The key MCTS compares positions by for repetitions: the Zobrist hash of
+/// pieces, side to move, castling rights and legal en-passant square.
+pub fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The value of a finished game for the side to move, or `None`.
+/// Threefold repetition (two earlier occurrences) and the 50-move rule
+/// count as draws, as in the rules.
+fn terminal(pos: &Chess, repetitions: usize) -> Option<f32> {
+    if repetitions >= 2 || pos.halfmoves() >= 100 {
+        return Some(0.0);
+    }
+    match pos.outcome() {
+        Outcome::Known(shakmaty::KnownOutcome::Decisive { .. }) => Some(-1.0),
+        Outcome::Known(shakmaty::KnownOutcome::Draw) => Some(0.0),
+        Outcome::Unknown => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::ToString;
+
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Role};
+
+    use super::*;
+
+    /// Uniform priors, and a value from material alone.
+    struct Material;
+
+    impl Evaluator for Material {
+        fn evaluate(&mut self, pos: &Chess, _: usize, moves: &[Move], priors: &mut Vec<f32>) -> f32 {
+            priors.extend(moves.iter().map(|_| 1.0));
+            let worth = |role: Role| [0.0, 1.0, 3.0, 3.0, 5.0, 9.0, 0.0][role as usize];
+            let board = pos.board();
+            let balance: f32 = board
+                .clone()
+                .into_iter()
+                .map(|(_, p)| if p.color == pos.turn() { worth(p.role) } else { -worth(p.role) })
+                .sum();
+            libm::tanhf(balance / 5.0)
+        }
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn exploration_follows_the_formula() {
+        let puct = Puct::default();
+        assert!((puct.exploration(0) - (libm::logf(19_653.0 / 19_652.0) + 1.25)).abs() < 1e-6);
+        assert!(puct.exploration(1_000_000) > puct.exploration(800));
+    }
+
+    #[test]
+    fn finds_mate_in_one_and_takes_a_hanging_queen() {
+        for (fen, best) in
+            [("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"), ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5")]
+        {
+            let mut mcts = Mcts::new(position(fen), Vec::new(), Puct::default());
+            mcts.run(&mut Material, 800);
+            assert_eq!(mcts.playouts(), 800);
+            let m = mcts.best_move().unwrap();
+            assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), best, "{fen}");
+            assert_eq!(mcts.pv().first(), Some(&m));
+        }
+    }
+
+    #[test]
+    fn visits_add_up_and_values_stay_in_range() {
+        let mut mcts = Mcts::new(Chess::default(), Vec::new(), Puct::default());
+        mcts.run(&mut Material, 300);
+        let moves = mcts.root_moves();
+        assert_eq!(moves.len(), 20);
+        // The first playout expands the root without visiting a child.
+        assert_eq!(moves.iter().map(|m| m.visits).sum::<u32>(), 299);
+        assert!(moves.iter().all(|m| (-1.0..=1.0).contains(&m.q)));
+        assert!((moves.iter().map(|m| m.prior).sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(moves.windows(2).all(|w| w[0].visits >= w[1].visits));
+    }
+
+    #[test]
+    fn finished_games_are_scored_not_searched() {
+        // Black is checkmated: no moves, value −1 for the side to move.
+        let mated = position("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1");
+        let mut mcts = Mcts::new(mated, Vec::new(), Puct::default());
+        mcts.run(&mut Material, 10);
+        assert_eq!(mcts.best_move(), None);
+        assert!(mcts.pv().is_empty());
+        // A position seen twice before is a draw by repetition.
+        let start = Chess::default();
+        assert_eq!(terminal(&start, 2), Some(0.0));
+        assert_eq!(terminal(&start, 1), None);
+    }
+
+    #[test]
+    fn root_noise_mixes_into_the_priors() {
+        let mut mcts = Mcts::new(Chess::default(), Vec::new(), Puct::default());
+        let mut noise = alloc::vec![0.0; 20];
+        noise[0] = 1.0;
+        assert!(!mcts.add_root_noise(&mut Material, &[1.0], 0.25));
+        assert!(mcts.add_root_noise(&mut Material, &noise, 0.25));
+        let priors: Vec<f32> = mcts.root_moves().iter().map(|m| m.prior).collect();
+        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!((priors[0] - (0.75 / 20.0 + 0.25)).abs() < 1e-6, "{priors:?}");
+    }
+}
