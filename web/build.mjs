@@ -66,15 +66,20 @@ for (const build of BUILDS) {
 writeFileSync(join(out, 'icon-192.png'), icon(192));
 writeFileSync(join(out, 'icon-512.png'), icon(512));
 
-// The service worker caches everything above.
+// The service worker caches everything above on install, except the engine
+// builds: of those it caches the one the browser runs (the page names it once
+// the engine is up), and any other when it is fetched.
 const files = walk(out).map((f) => relative(out, f).split('\\').join('/'));
 const hash = createHash('sha256');
 for (const f of files.sort()) hash.update(f).update(readFileSync(join(out, f)));
 const version = `deepchess-${hash.digest('hex').slice(0, 12)}`;
-const assets = ['./', ...files];
+const builds = Object.fromEntries(BUILDS.map((b) => [b, [`engine/deepchess_${b}.js`, `engine/deepchess_${b}_bg.wasm`]]));
+const inBuild = new Set(Object.values(builds).flat());
+const assets = ['./', ...files.filter((f) => !inBuild.has(f))];
 const sw = readFileSync(join(here, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version))
-  .replace('__ASSETS__', JSON.stringify(assets, null, 2));
+  .replace('__ASSETS__', JSON.stringify(assets, null, 2))
+  .replace('__BUILDS__', JSON.stringify(builds, null, 2));
 writeFileSync(join(out, 'sw.js'), sw);
 
 const total = walk(out).reduce((sum, f) => sum + statSync(f).size, 0);

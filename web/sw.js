@@ -1,11 +1,15 @@
-// The service worker: on install it caches every file of the site (the build
-// fills in ASSETS and VERSION), then answers from the cache first, so the
-// site works with the network off after the first visit. A new build has a
+// The service worker: on install it caches every file of the site but the
+// engine builds (the build fills in ASSETS, BUILDS and VERSION), and the
+// engine build the browser runs when the page names it (a message
+// `{ cache: 'relaxed' | 'simd' | 'scalar' }`); it answers from the cache first,
+// caching what else is fetched, so the site works with the network off after
+// the first visit and a visitor downloads one build, not three. A new build has a
 // new VERSION, and activating it deletes the old versions' caches (never the
 // engine worker's store of downloaded networks, which is keyed by content).
 // Networks (`.dcnn`) pass through: the worker caches them itself.
 const VERSION = '__VERSION__';
 const ASSETS = __ASSETS__;
+const BUILDS = __BUILDS__;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -14,6 +18,11 @@ self.addEventListener('install', (event) => {
       .then((cache) => cache.addAll(ASSETS))
       .then(() => self.skipWaiting()),
   );
+});
+
+self.addEventListener('message', (event) => {
+  const files = BUILDS[event.data?.cache];
+  if (files) event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(files)));
 });
 
 self.addEventListener('activate', (event) => {

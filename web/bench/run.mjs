@@ -9,7 +9,8 @@
 //    chromium, through the same UCI flow (`ucinewgame`, `position fen …`,
 //    `go …`). At a fixed depth the node counts must be equal: the same
 //    search, wherever it runs.
-// 2. Sizes: each .wasm after wasm-opt, and the whole site, raw and gzipped.
+// 2. Sizes: each .wasm after wasm-opt, the whole site, and what one visitor
+//    downloads (every file but the builds, and the build it runs), raw and gzipped.
 // 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
 //    browser profile, the median of --loads page loads.
 import { spawn } from 'node:child_process';
@@ -154,6 +155,14 @@ try {
 }
 const s = sizes();
 for (const f of s.files.filter((f) => f.name.endsWith('.wasm'))) console.log(`${f.name}: ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
-console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (the service worker caches all of it)`);
+console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (all three builds)`);
+// What one visitor downloads: every file but the engine builds, and one build.
+const isBuild = (name) => /^engine\/deepchess_\w+(\.js|_bg\.wasm)$/.test(name);
+const common = s.files.filter((f) => !isBuild(f.name));
+for (const build of ['relaxed', 'simd', 'scalar']) {
+  const files = [...common, ...s.files.filter((f) => f.name.startsWith(`engine/deepchess_${build}.`) || f.name.startsWith(`engine/deepchess_${build}_`))];
+  const sum = (key) => files.reduce((t, f) => t + f[key], 0);
+  console.log(`a visitor on the ${build} build downloads ${files.length} files, ${kib(sum('raw'))}, ${kib(sum('gz'))} gzipped`);
+}
 const first = await firstMove();
 console.log(`first bestmove after navigation (cold profile): median ${first.median.toFixed(0)} ms of ${first.all.map((t) => t.toFixed(0)).join(', ')}`);

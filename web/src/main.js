@@ -87,6 +87,11 @@ createEngine()
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
     $('#engine-status').textContent = `${name} ready`;
     update();
+    // The service worker keeps the engine build this browser runs for offline use.
+    const build = { relaxed: 'relaxed', simd128: 'simd', scalar: 'scalar' }[/wasm-(\w+)$/.exec(name)?.[1]];
+    if (build && 'serviceWorker' in navigator) {
+      navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ cache: build }));
+    }
   })
   .catch((error) => {
     $('#engine-status').textContent = `engine failed to start: ${error.message}`;

@@ -192,6 +192,18 @@ test('after the first visit the site works with the network off', async () => {
       await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
     }
   });
+  // The service worker keeps the engine build this browser runs (relaxed
+  // SIMD in chromium), and not the two others it has not fetched.
+  const cached = await page.evaluate(async () => {
+    const names = async () => {
+      const keys = await Promise.all((await caches.keys()).filter((k) => k.startsWith('deepchess-')).map(async (k) => (await caches.open(k)).keys()));
+      return keys.flat().map((r) => new URL(r.url).pathname.split('/').pop());
+    };
+    for (let i = 0; i < 100 && !(await names()).includes('deepchess_relaxed_bg.wasm'); i++) await new Promise((r) => setTimeout(r, 100));
+    return names();
+  });
+  assert.ok(cached.includes('deepchess_relaxed_bg.wasm') && cached.includes('deepchess_relaxed.js'), cached.join(' '));
+  assert.ok(!cached.includes('deepchess_simd_bg.wasm') && !cached.includes('deepchess_scalar_bg.wasm'), cached.join(' '));
   // A worker's URL options survive the service worker's cache.
   const ids = await page.evaluate(() =>
     Promise.all(
