@@ -390,3 +390,37 @@ fn random_sessions_never_panic() {
     e.handle("stop", 0, &mut |l| bestmoves += usize::from(l.starts_with("bestmove")));
     assert_eq!(bestmoves, usize::from(searching));
 }
+
+#[test]
+fn engine_mcts_plays_a_legal_move_and_answers_stop() {
+    let mut e = engine();
+    let out =
+        session(&mut e, &["uci", "setoption name Engine value mcts", "position startpos moves e2e4", "go nodes 800"]);
+    assert!(out.contains(&"option name Engine type combo default alphabeta var alphabeta var mcts".to_string()));
+    assert_eq!(e.search_kind(), Some(SearchKind::Mcts));
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    // Lines at 64, 128, 256 and 512 playouts, and the last at 800.
+    assert_eq!(infos.len(), 5, "{out:?}");
+    assert!(
+        infos.last().unwrap().contains(" nodes 800 ") && infos.iter().all(|l| l.contains(" score cp ")),
+        "{infos:?}"
+    );
+    let mut pos = Chess::default();
+    pos.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+    let best = bestmove(&out).parse::<UciMove>().unwrap();
+    assert!(best.to_move(&pos).is_ok(), "{best} is legal after 1. e4");
+
+    // `stop` during `go infinite` ends it with a bestmove at once.
+    let mut out = Vec::new();
+    e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+    e.think(300, &|| 0, &mut |l| out.push(l.to_string()));
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")));
+    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+
+    // Back to alpha-beta: the Search option's kind plays again.
+    session(&mut e, &["setoption name Engine value alphabeta"]);
+    assert_eq!(e.search_kind(), Some(SearchKind::Scalar));
+    let out = session(&mut e, &["setoption name Engine value montecarlo"]);
+    assert!(out[0].starts_with("info string error: invalid value"), "{out:?}");
+}

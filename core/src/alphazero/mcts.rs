@@ -115,6 +115,11 @@ impl Mcts {
         Mcts { root, history, nodes: alloc::vec![Node::new(None, 1.0)], puct, priors: Vec::new() }
     }
 
+    /// The root position.
+    pub fn root(&self) -> &Chess {
+        &self.root
+    }
+
     /// Playouts so far (the root's visits).
     pub fn playouts(&self) -> u32 {
         self.nodes[0].visits

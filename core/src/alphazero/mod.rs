@@ -43,7 +43,9 @@
 pub mod mcts;
 pub mod planes;
 pub mod policy;
+pub mod utility_search;
 
 pub use mcts::{Evaluator, Mcts, Puct, RootMove};
 pub use planes::{PLANES, Planes, Repetitions};
 pub use policy::{POLICY_SIZE, move_from_index, move_index};
+pub use utility_search::{UtilityEvaluator, UtilitySearch};

@@ -54,6 +54,8 @@ struct Options {
     multipv: usize,
     move_overhead: u64,
     search: SearchKind,
+    /// `Engine`: MCTS instead of the alpha-beta search `search` names.
+    mcts: bool,
     threads: usize,
 }
 
@@ -93,6 +95,7 @@ impl UciEngine {
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             search: DEFAULT_SEARCH,
+            mcts: false,
             threads: 1,
         };
         let mut engine = UciEngine {
@@ -124,7 +127,7 @@ impl UciEngine {
     }
 
     fn playable_kind(&self, net: &Network) -> SearchKind {
-        let wanted = self.options.search;
+        let wanted = if self.options.mcts { SearchKind::Mcts } else { self.options.search };
         if wanted.supported_by(net) {
             wanted
         } else {
@@ -264,6 +267,7 @@ impl UciEngine {
             SearchKind::Scalar.name(),
             SearchKind::Comparison.name()
         ));
+        out("option name Engine type combo default alphabeta var alphabeta var mcts");
         out("uciok");
     }
 
@@ -308,6 +312,20 @@ impl UciEngine {
                     }
                 }
                 Err(()) => invalid(),
+            },
+            // MCTS (over the utility head, until the AlphaZero seed's network
+            // exists) or the alpha-beta search `Search` names.
+            "engine" => match value.to_ascii_lowercase().as_str() {
+                engine @ ("alphabeta" | "mcts") => {
+                    self.options.mcts = engine == "mcts";
+                    self.finish(out);
+                    if let Some(net) = self.network().cloned()
+                        && self.search_kind() != Some(self.playable_kind(&net))
+                    {
+                        self.set_network(net);
+                    }
+                }
+                _ => invalid(),
             },
             // Analysis and play search the same way: accepted, no effect.
             "uci_analysemode" => {

@@ -10,6 +10,7 @@ use core::str::FromStr;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
+use crate::alphazero::UtilitySearch;
 use crate::network::Network;
 use crate::search::{Event, Limits, Line, NetComparator, NetEvaluator, NetLeaf, ScalarSearch, Score, Search, Value};
 
@@ -20,24 +21,28 @@ pub enum SearchKind {
     Scalar,
     /// DeepChess's comparison alpha-beta ([`Search`]).
     Comparison,
+    /// MCTS over the utility head ([`UtilitySearch`]): `setoption name
+    /// Engine value mcts`, not one of [`SearchKind::ALL`].
+    Mcts,
 }
 
 impl SearchKind {
-    /// Both kinds, the default first.
+    /// The two alpha-beta kinds (`Search`), the default first.
     pub const ALL: [SearchKind; 2] = [SearchKind::Scalar, SearchKind::Comparison];
 
-    /// The option value: `scalar` or `comparison`.
+    /// The option value: `scalar` or `comparison` (`mcts` for MCTS).
     pub fn name(self) -> &'static str {
         match self {
             SearchKind::Scalar => "scalar",
             SearchKind::Comparison => "comparison",
+            SearchKind::Mcts => "mcts",
         }
     }
 
     /// Whether `net` has the head this search needs.
     pub fn supported_by(self, net: &Network) -> bool {
         match self {
-            SearchKind::Scalar => net.has_utility(),
+            SearchKind::Scalar | SearchKind::Mcts => net.has_utility(),
             SearchKind::Comparison => net.has_comparison(),
         }
     }
@@ -57,6 +62,8 @@ pub enum Searcher {
     Comparison(Box<Search<NetComparator>>),
     /// The scalar search.
     Scalar(Box<ScalarSearch<NetEvaluator>>),
+    /// MCTS.
+    Mcts(Box<UtilitySearch>),
 }
 
 impl Searcher {
@@ -67,6 +74,7 @@ impl Searcher {
         match kind {
             SearchKind::Comparison => Searcher::Comparison(Box::new(Search::new(NetComparator::new(net, cache), tt))),
             SearchKind::Scalar => Searcher::Scalar(Box::new(ScalarSearch::new(NetEvaluator::new(net, cache), tt))),
+            SearchKind::Mcts => Searcher::Mcts(Box::new(UtilitySearch::new(net))),
         }
     }
 
@@ -75,6 +83,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(_) => SearchKind::Comparison,
             Searcher::Scalar(_) => SearchKind::Scalar,
+            Searcher::Mcts(_) => SearchKind::Mcts,
         }
     }
 
@@ -83,6 +92,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.comparator().network(),
             Searcher::Scalar(s) => s.evaluator().network(),
+            Searcher::Mcts(s) => s.network(),
         }
     }
 
@@ -98,6 +108,8 @@ impl Searcher {
                 s.evaluator_mut().resize_cache(cache);
                 s.resize_tt(tt);
             }
+            // The tree lives for one search; it has no table to size.
+            Searcher::Mcts(_) => {}
         }
     }
 
@@ -106,6 +118,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.clear(),
             Searcher::Scalar(s) => s.clear(),
+            Searcher::Mcts(_) => {}
         }
     }
 
@@ -114,6 +127,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.start(root, game, limits),
             Searcher::Scalar(s) => s.start(root, game, limits),
+            Searcher::Mcts(s) => s.start(root, game, limits),
         }
     }
 
@@ -122,6 +136,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.is_running(),
             Searcher::Scalar(s) => s.is_running(),
+            Searcher::Mcts(s) => s.is_running(),
         }
     }
 
@@ -130,6 +145,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.step(budget, should_stop),
             Searcher::Scalar(s) => s.step(budget, should_stop),
+            Searcher::Mcts(s) => s.step(budget, should_stop),
         }
     }
 
@@ -138,6 +154,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.stop(),
             Searcher::Scalar(s) => s.stop(),
+            Searcher::Mcts(s) => s.stop(),
         }
     }
 
@@ -146,6 +163,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.best_move(),
             Searcher::Scalar(s) => s.best_move(),
+            Searcher::Mcts(s) => s.best_move(),
         }
     }
 
@@ -154,6 +172,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.nodes(),
             Searcher::Scalar(s) => s.nodes(),
+            Searcher::Mcts(s) => s.nodes(),
         }
     }
 
@@ -162,6 +181,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.hashfull(),
             Searcher::Scalar(s) => s.hashfull(),
+            Searcher::Mcts(_) => 0,
         }
     }
 
@@ -179,6 +199,11 @@ impl Searcher {
             Searcher::Scalar(s) => {
                 let line = s.last_line()?;
                 (line.depth, line.seldepth, line.multipv, line.score, line.pv.clone())
+            }
+            // Depth: the most visited path's length.
+            Searcher::Mcts(s) => {
+                let (pv, score) = s.line()?;
+                (pv.len() as u32, pv.len() as u32, 1, score, pv)
             }
         };
         let nps = nodes * 1000 / elapsed.max(1);
@@ -199,6 +224,7 @@ impl Searcher {
         let depth = match self {
             Searcher::Comparison(s) => s.iteration(),
             Searcher::Scalar(s) => s.iteration(),
+            Searcher::Mcts(s) => s.line().map_or(0, |(pv, _)| pv.len() as u32),
         };
         format!(
             "info depth {depth} nodes {nodes} nps {} hashfull {} time {elapsed}",
@@ -239,6 +265,6 @@ pub fn split_hash(kind: SearchKind, mb: usize) -> (usize, usize) {
     let bytes = mb << 20;
     match kind {
         SearchKind::Comparison => (bytes / 4 * 3, bytes / 4),
-        SearchKind::Scalar => (bytes / 4, bytes / 4 * 3),
+        SearchKind::Scalar | SearchKind::Mcts => (bytes / 4, bytes / 4 * 3),
     }
 }
