@@ -82,7 +82,7 @@ let searcher = null;
 createEngine()
   .then((engine) => {
     searcher = new Searcher(engine);
-    engine.send(`setoption name Search value ${$('#search').value}`);
+    sendSearch(engine, $('#search').value);
     window.deepchess = { engine, game };
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
     $('#engine-status').textContent = `${name} ready`;
@@ -427,12 +427,22 @@ $('#delete-line').addEventListener('click', () => {
   game.delete(game.node);
   navigateTo(game.node);
 });
-// The engine's two searches: a running search stops, then the next one uses the choice.
+/** The page's search choice as UCI: an alpha-beta search (`Search`), or MCTS (`Engine`). */
+function sendSearch(engine, choice) {
+  if (choice === 'mcts') {
+    engine.send('setoption name Engine value mcts');
+  } else {
+    engine.send('setoption name Engine value alphabeta');
+    engine.send(`setoption name Search value ${choice}`);
+  }
+}
+
+// The engine's searches: a running search stops, then the next one uses the choice.
 $('#search').addEventListener('change', () => {
   if (!searcher) return;
   token = {};
   searcher.cancel();
-  searcher.engine.send(`setoption name Search value ${$('#search').value}`);
+  sendSearch(searcher.engine, $('#search').value);
   update();
 });
 $('#multipv').addEventListener('change', update);

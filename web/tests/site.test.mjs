@@ -70,10 +70,11 @@ test('analyse shows the engine line, the eval bar and the best move arrow', asyn
   await page.screenshot({ path: join(shots, 'analyse.png') });
 });
 
-test('analysis runs with either search, chosen on the page', async () => {
-  for (const search of ['comparison', 'scalar']) {
+test('analysis runs with each search, chosen on the page', async () => {
+  // MCTS reports one line (the most visited path); the alpha-beta searches three (MultiPV 3).
+  for (const [search, lines] of [['mcts', 1], ['comparison', 3], ['scalar', 3]]) {
     await page.selectOption('#search', search);
-    await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
+    await page.waitForFunction((n) => document.querySelectorAll('#pv-lines li').length === n, lines, { timeout: 30000 });
     await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
     assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d 1\. |^#-?\d+ 1\. /);
   }

@@ -120,6 +120,11 @@ impl Mcts {
         &self.root
     }
 
+    /// Nodes in the tree (each expanded position adds one per legal move).
+    pub fn size(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Playouts so far (the root's visits).
     pub fn playouts(&self) -> u32 {
         self.nodes[0].visits

@@ -26,6 +26,11 @@ const PRIOR_TEMPERATURE_CP: f32 = 100.0;
 /// Playouts per depth of `go depth N` (MCTS has no iterations).
 pub const PLAYOUTS_PER_DEPTH: u64 = 100;
 
+/// The most tree nodes a search grows (about 64 MiB): past it the search
+/// ends as if its limit were reached, so that `go infinite` cannot exhaust
+/// a browser tab's memory.
+pub const MAX_TREE_NODES: usize = 1 << 21;
+
 /// The utility head as an MCTS [`Evaluator`].
 pub struct UtilityEvaluator {
     net: Network,
@@ -133,7 +138,9 @@ impl UtilitySearch {
         let end = self.nodes().saturating_add(budget.max(1));
         loop {
             let nodes = self.nodes();
-            if self.limit.is_some_and(|limit| nodes >= limit)
+            let full = self.tree.as_ref().is_some_and(|t| t.size() >= MAX_TREE_NODES);
+            if full
+                || self.limit.is_some_and(|limit| nodes >= limit)
                 || (nodes > 0 && nodes.is_multiple_of(64) && should_stop(nodes))
             {
                 // The last line first, then the end.
