@@ -23,8 +23,9 @@
 
 use alloc::vec::Vec;
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Outcome, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use crate::alphazero::Repetitions;
 
 /// What MCTS asks of a network: a value and move priors for a position.
 pub trait Evaluator {
@@ -100,8 +101,8 @@ pub struct RootMove {
 #[derive(Clone, Debug)]
 pub struct Mcts {
     root: Chess,
-    /// Zobrist keys of the game before the root, for repetitions.
-    history: Vec<u64>,
+    /// The game before the root, and during a playout the path from it.
+    seen: Repetitions,
     nodes: Vec<Node>,
     puct: Puct,
     priors: Vec<f32>,
@@ -109,10 +110,16 @@ pub struct Mcts {
 
 impl Mcts {
     /// A tree over `root`, reached after the positions whose keys are in
-    /// `history` (oldest first; [`key`] computes them), with the given
+    /// `history` (oldest first; [`zobrist`](crate::search::zobrist) computes them), with the given
     /// constants.
     pub fn new(root: Chess, history: Vec<u64>, puct: Puct) -> Mcts {
-        Mcts { root, history, nodes: alloc::vec![Node::new(None, 1.0)], puct, priors: Vec::new() }
+        Mcts {
+            root,
+            seen: Repetitions::from_keys(history),
+            nodes: alloc::vec![Node::new(None, 1.0)],
+            puct,
+            priors: Vec::new(),
+        }
     }
 
     /// The root position.
@@ -210,36 +217,45 @@ impl Mcts {
 
     fn playout(&mut self, evaluator: &mut impl Evaluator) {
         let mut pos = self.root.clone();
-        let mut keys = self.history.clone();
+        let history = self.seen.len();
         let mut path = alloc::vec![0usize];
         let mut node = 0;
-        loop {
-            let k = key(&pos);
-            let repetitions = keys.iter().filter(|&&x| x == k).count();
-            keys.push(k);
-            let value = if let Some(value) = terminal(&pos, repetitions) {
-                // A finished game: its result, nothing to expand.
-                value
-            } else if !self.nodes[node].expanded {
-                self.expand(node, &pos, repetitions, evaluator)
-            } else if let Some((child, m)) = self.select(node).and_then(|c| Some((c, self.nodes[c].mv?))) {
-                pos.play_unchecked(m);
-                path.push(child);
-                node = child;
-                continue;
-            } else {
-                // Not reached: a position that is not finished has a legal move.
-                0.0
-            };
-            self.backup(&path, value);
-            return;
-        }
+        let value = loop {
+            let repetitions = self.seen.push(&pos);
+            // Only a node never expanded can be a finished game: one that was
+            // expanded was not finished, and its position and history are fixed.
+            if !self.nodes[node].expanded {
+                let moves = pos.legal_moves();
+                break match terminal(&pos, repetitions, &moves) {
+                    // A finished game: its result, nothing to expand.
+                    Some(value) => value,
+                    None => self.expand(node, &pos, moves, repetitions, evaluator),
+                };
+            }
+            match self.select(node).and_then(|c| Some((c, self.nodes[c].mv?))) {
+                Some((child, m)) => {
+                    pos.play_unchecked(m);
+                    path.push(child);
+                    node = child;
+                }
+                // Not reached: an expanded node has children.
+                None => break 0.0,
+            }
+        };
+        self.seen.truncate(history);
+        self.backup(&path, value);
     }
 
-    /// Evaluates `pos` at `node`, adds its children, and returns its value
-    /// for the side to move.
-    fn expand(&mut self, node: usize, pos: &Chess, repetitions: usize, evaluator: &mut impl Evaluator) -> f32 {
-        let moves = pos.legal_moves();
+    /// Evaluates `pos` at `node`, adds a child for each of its legal `moves`,
+    /// and returns its value for the side to move.
+    fn expand(
+        &mut self,
+        node: usize,
+        pos: &Chess,
+        moves: MoveList,
+        repetitions: usize,
+        evaluator: &mut impl Evaluator,
+    ) -> f32 {
         self.priors.clear();
         let value = evaluator.evaluate(pos, repetitions, &moves, &mut self.priors).clamp(-1.0, 1.0);
         let uniform = 1.0 / moves.len().max(1) as f32;
@@ -273,23 +289,19 @@ impl Mcts {
     }
 }
 
-/// The key MCTS compares positions by for repetitions: the Zobrist hash of
-/// pieces, side to move, castling rights and legal en-passant square.
-pub fn key(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
-/// The value of a finished game for the side to move, or `None`.
-/// Threefold repetition (two earlier occurrences) and the 50-move rule
-/// count as draws, as in the rules.
-fn terminal(pos: &Chess, repetitions: usize) -> Option<f32> {
+/// The value of a finished game for the side to move, or `None`, given its
+/// legal `moves`. Threefold repetition (two earlier occurrences) and the
+/// 50-move rule count as draws, as in the rules; then checkmate (−1),
+/// stalemate and insufficient material (0), as `Position::outcome` decides.
+fn terminal(pos: &Chess, repetitions: usize, moves: &MoveList) -> Option<f32> {
     if repetitions >= 2 || pos.halfmoves() >= 100 {
-        return Some(0.0);
-    }
-    match pos.outcome() {
-        Outcome::Known(shakmaty::KnownOutcome::Decisive { .. }) => Some(-1.0),
-        Outcome::Known(shakmaty::KnownOutcome::Draw) => Some(0.0),
-        Outcome::Unknown => None,
+        Some(0.0)
+    } else if moves.is_empty() {
+        Some(if pos.is_check() { -1.0 } else { 0.0 })
+    } else if pos.is_insufficient_material() {
+        Some(0.0)
+    } else {
+        None
     }
 }
 
@@ -367,8 +379,8 @@ mod tests {
         assert!(mcts.pv().is_empty());
         // A position seen twice before is a draw by repetition.
         let start = Chess::default();
-        assert_eq!(terminal(&start, 2), Some(0.0));
-        assert_eq!(terminal(&start, 1), None);
+        assert_eq!(terminal(&start, 2, &start.legal_moves()), Some(0.0));
+        assert_eq!(terminal(&start, 1, &start.legal_moves()), None);
     }
 
     #[test]

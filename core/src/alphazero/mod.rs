@@ -49,3 +49,11 @@ pub use mcts::{Evaluator, Mcts, Puct, RootMove};
 pub use planes::{PLANES, Planes, Repetitions};
 pub use policy::{POLICY_SIZE, move_from_index, move_index};
 pub use utility_search::{UtilityEvaluator, UtilitySearch};
+
+use shakmaty::{Color, Square};
+
+/// A square in the view of `turn`, as planes and policy read the board:
+/// turned upside down for Black.
+fn view(square: Square, turn: Color) -> usize {
+    if turn.is_white() { usize::from(square) } else { usize::from(square) ^ 56 }
+}

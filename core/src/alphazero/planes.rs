@@ -3,8 +3,10 @@
 
 use alloc::vec::Vec;
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingSide, Chess, EnPassantMode, Position, Square};
+use shakmaty::{CastlingSide, Chess, EnPassantMode, Position};
+
+use crate::alphazero::view;
+use crate::search::zobrist;
 
 /// Number of input planes.
 pub const PLANES: usize = 22;
@@ -33,11 +35,10 @@ impl Planes {
     pub fn new(pos: &Chess, repetitions: usize) -> Planes {
         let mut values = [0.0; PLANES * 64];
         let turn = pos.turn();
-        let view = |square: Square| if turn.is_white() { usize::from(square) } else { usize::from(square) ^ 56 };
         for (square, piece) in pos.board().clone() {
             let side = if piece.color == turn { 0 } else { 6 };
             let plane = side + usize::from(piece.role) - 1;
-            values[plane * 64 + view(square)] = 1.0;
+            values[plane * 64 + view(square, turn)] = 1.0;
         }
         let castles = pos.castles();
         let fill = [
@@ -57,7 +58,7 @@ impl Planes {
         values[15 * 64..16 * 64].fill(pos.fullmoves().get() as f32 / 100.0);
         values[20 * 64..21 * 64].fill(pos.halfmoves() as f32 / 100.0);
         if let Some(square) = pos.ep_square(EnPassantMode::Legal) {
-            values[21 * 64 + view(square)] = 1.0;
+            values[21 * 64 + view(square, turn)] = 1.0;
         }
         Planes { values }
     }
@@ -85,6 +86,27 @@ impl Repetitions {
         Repetitions::default()
     }
 
+    /// The positions with these Zobrist keys ([`zobrist`]), oldest first.
+    pub fn from_keys(keys: Vec<u64>) -> Repetitions {
+        Repetitions { keys }
+    }
+
+    /// Positions recorded.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether no position is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Forgets every position after the first `len` (a search going back up
+    /// its path).
+    pub fn truncate(&mut self, len: usize) {
+        self.keys.truncate(len);
+    }
+
     /// Records that the game reached `pos`, and returns how many times it
     /// had reached it before: the same pieces, side to move, castling rights
     /// and legal en-passant square (the rule of threefold repetition).
@@ -104,7 +126,7 @@ impl Repetitions {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn push(&mut self, pos: &Chess) -> usize {
-        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let key = zobrist(pos);
         let before = self.keys.iter().filter(|&&k| k == key).count();
         self.keys.push(key);
         before

@@ -1,7 +1,9 @@
 //! The AlphaZero policy index: 8 × 8 from-squares × 73 move kinds (see [the
 //! module](super) for the kinds).
 
-use shakmaty::{Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Chess, Move, Position, Role};
+
+use crate::alphazero::view;
 
 /// Number of policy outputs: 64 × 73.
 pub const POLICY_SIZE: usize = 64 * KINDS;
@@ -16,11 +18,6 @@ const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2
 
 /// Underpromotion pieces, in kind order.
 const UNDERPROMOTIONS: [Role; 3] = [Role::Knight, Role::Bishop, Role::Rook];
-
-/// A square in the view of `turn`: turned upside down for Black.
-fn view(square: Square, turn: Color) -> usize {
-    if turn.is_white() { usize::from(square) } else { usize::from(square) ^ 56 }
-}
 
 /// The policy index of `m`, a legal move of `pos`.
 ///

@@ -48,15 +48,14 @@ impl UtilityEvaluator {
         &self.net
     }
 
-    /// Centipawns of `pos` for the side to move.
+    /// Centipawns of `pos` for the side to move: the utility of its
+    /// embedding against its colour mirror image's, one accumulator serving
+    /// both.
     fn cp(&self, pos: &Chess) -> f32 {
-        let features = Features::from_position(pos);
-        let embed = |f: &Features| {
-            let mut acc = self.net.accumulator(pos);
-            acc.refresh(&self.net, f);
-            self.net.embed(&acc)
-        };
-        let white = self.net.evaluate(&embed(&features), &embed(&features.mirrored())).unwrap_or(0) as f32;
+        let mut acc = self.net.accumulator(pos);
+        let own = self.net.embed(&acc);
+        acc.refresh(&self.net, &Features::from_position(pos).mirrored());
+        let white = self.net.evaluate(&own, &self.net.embed(&acc)).unwrap_or(0) as f32;
         if pos.turn() == Color::White { white } else { -white }
     }
 }
