@@ -35,12 +35,40 @@ pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
     }
 }
 
-/// `out[o] = bias[o] + Σ_i input[i] * weights[o][i]`.
-///
-/// Four rows at a time share each widened input chunk; their four sums are
-/// reduced together with two rounds of shuffles and added to four biases in
-/// one vector add.
+/// `out[o] = bias[o] + Σ_i input[i] * weights[o][i]`: each input chunk is
+/// widened to `i16` once, and each weight chunk with it, for
+/// `i32x4.dot_i16x8_s` (see [`dense_by`]).
 pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+    dense_by(
+        input,
+        weights,
+        bias,
+        out,
+        |x| (u16x8_extend_low_u8x16(x), u16x8_extend_high_u8x16(x)),
+        |acc, (lo, hi), w| {
+            let acc = i32x4_add(acc, i32x4_dot_i16x8(lo, i16x8_extend_low_i8x16(w)));
+            i32x4_add(acc, i32x4_dot_i16x8(hi, i16x8_extend_high_i8x16(w)))
+        },
+    );
+}
+
+/// The dense layer's loop, shared by the SIMD128 and relaxed-SIMD kernels,
+/// which differ only in how 16 products are added up: `prepare` turns an
+/// input chunk into what `dot` reads (once per chunk), and `dot(acc, x, w)`
+/// adds the 16 products of `x` and the weight chunk `w` to `acc`'s lanes.
+///
+/// Four rows at a time share each prepared input chunk; their four sums are
+/// reduced together with two rounds of shuffles and added to four biases in
+/// one vector add. Rows left over are done one by one.
+#[inline(always)]
+pub(super) fn dense_by<X: Copy>(
+    input: &[u8],
+    weights: &[i8],
+    bias: &[i32],
+    out: &mut [i32],
+    prepare: impl Fn(v128) -> X,
+    dot: impl Fn(v128, X, v128) -> v128,
+) {
     let n = input.len();
     let blocks = out.len() / 4;
     for (k, (o, b)) in out.chunks_exact_mut(4).zip(bias.chunks_exact(4)).enumerate() {
@@ -50,12 +78,9 @@ pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
         let (r2, r3) = rest.split_at(n);
         let mut acc = [i32x4_splat(0); 4];
         for (i, x) in input.chunks_exact(16).enumerate() {
-            let x = load(x);
-            let (lo, hi) = (u16x8_extend_low_u8x16(x), u16x8_extend_high_u8x16(x));
+            let x = prepare(load(x));
             for (a, row) in acc.iter_mut().zip([r0, r1, r2, r3]) {
-                let w = load(&row[16 * i..]);
-                *a = i32x4_add(*a, i32x4_dot_i16x8(lo, i16x8_extend_low_i8x16(w)));
-                *a = i32x4_add(*a, i32x4_dot_i16x8(hi, i16x8_extend_high_i8x16(w)));
+                *a = dot(*a, x, load(&row[16 * i..]));
             }
         }
         store(o, i32x4_add(load(b), reduce4(acc)));
@@ -64,10 +89,7 @@ pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
     for ((o, row), &b) in out[4 * blocks..].iter_mut().zip(rows).zip(&bias[4 * blocks..]) {
         let mut acc = i32x4_splat(0);
         for (x, w) in input.chunks_exact(16).zip(row.chunks_exact(16)) {
-            let x = load(x);
-            let w = load(w);
-            acc = i32x4_add(acc, i32x4_dot_i16x8(u16x8_extend_low_u8x16(x), i16x8_extend_low_i8x16(w)));
-            acc = i32x4_add(acc, i32x4_dot_i16x8(u16x8_extend_high_u8x16(x), i16x8_extend_high_i8x16(w)));
+            acc = dot(acc, prepare(load(x)), load(w));
         }
         *o = b.wrapping_add(i32x4_extract_lane::<0>(reduce4([acc, acc, acc, acc])));
     }
