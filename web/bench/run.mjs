@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { dist, start } from '../tests/browser.mjs';
+import { benchFlow, browserBench, fens } from './flow.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -34,39 +35,6 @@ const searches = arg('--searches', 'scalar,comparison').split(',');
 // With --movetime, each position is searched that long and the depth reached is reported.
 const movetime = arg('--movetime', null);
 const go = movetime ? `go movetime ${movetime}` : `go depth ${depth}`;
-const fens = [...readFileSync(join(here, '..', '..', 'core', 'src', 'bench.rs'), 'utf8').matchAll(/^\s*"([^"]+)",$/gm)].map(
-  (m) => m[1],
-);
-
-/**
- * Runs the bench flow through `send`/`next` (a UCI line out, the next line in)
- * with the search `search`: nodes, time and the median depth reached.
- */
-async function benchFlow(fens, go, search, send, next, now) {
-  let nodes = 0;
-  let ms = 0;
-  const depths = [];
-  send(`setoption name Search value ${search}`);
-  for (const fen of fens) {
-    send('ucinewgame');
-    send(`position fen ${fen}`);
-    const started = now();
-    send(go);
-    let last = '';
-    for (;;) {
-      const line = await next();
-      if (line.startsWith('bestmove')) break;
-      // Progress lines (no pv) report an iteration still under way.
-      if (line.startsWith('info depth') && line.includes(' pv ')) last = line;
-    }
-    ms += now() - started;
-    nodes += Number(/ nodes (\d+)/.exec(last)[1]);
-    depths.push(Number(/^info depth (\d+)/.exec(last)[1]));
-  }
-  depths.sort((a, b) => a - b);
-  return { nodes, ms, nps: Math.round((nodes / ms) * 1000), depth: depths[depths.length >> 1] };
-}
-
 async function nativeBench(search) {
   const child = spawn(native, ['uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -75,33 +43,6 @@ async function nativeBench(search) {
   const result = await benchFlow(fens, go, search, send, next, () => performance.now());
   send('quit');
   return result;
-}
-
-async function browserBench(page, build, search) {
-  return page.evaluate(
-    async ({ build, fens, go, search, flow }) => {
-      const benchFlow = new Function(`return ${flow}`)();
-      const worker = new Worker(`engine/worker.js?build=${build}&webgpu=0`, { type: 'module' });
-      const queue = [];
-      let wake = null;
-      worker.onmessage = ({ data }) => {
-        queue.push(data);
-        wake?.();
-      };
-      const next = async () => {
-        while (!queue.length) await new Promise((r) => (wake = r));
-        return queue.shift();
-      };
-      const send = (line) => worker.postMessage(line);
-      send('uci');
-      while ((await next()) !== 'uciok');
-      const result = await benchFlow(fens, go, search, send, next, () => performance.now());
-      worker.terminate();
-      return result;
-    },
-    // The same function runs in the page: it is passed as its source.
-    { build, fens, go, search, flow: benchFlow.toString() },
-  );
 }
 
 function sizes() {
@@ -141,7 +82,7 @@ try {
     const nat = await nativeBench(search);
     console.log(`${search} native  : ${nat.nodes} nodes in ${nat.ms.toFixed(0)} ms, ${nat.nps} nodes/s, median depth ${nat.depth}`);
     for (const build of builds) {
-      const r = await browserBench(page, build, search);
+      const r = await browserBench(page, { url: `engine/worker.js?build=${build}&webgpu=0`, fens, go, search });
       // At a fixed depth the node counts must agree; at a fixed time they cannot.
       const same = movetime ? '' : r.nodes === nat.nodes ? ', same nodes' : `, NODES DIFFER from native (${r.nodes})`;
       console.log(

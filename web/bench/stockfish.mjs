@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { dist, start } from '../tests/browser.mjs';
+import { browserBench, fens } from './flow.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -29,10 +30,6 @@ const arg = (name, fallback) => {
 const movetime = Number(arg('--movetime', 500));
 const loads = Number(arg('--loads', 3));
 const builds = arg('--builds', 'relaxed,simd').split(',');
-const fens = [...readFileSync(join(here, '..', '..', 'core', 'src', 'bench.rs'), 'utf8').matchAll(/^\s*"([^"]+)",$/gm)].map(
-  (m) => m[1],
-);
-
 const stockfishDir = join(here, 'node_modules', 'stockfish', 'bin');
 const SF = 'stockfish-19-lite-single';
 try {
@@ -64,47 +61,6 @@ const engines = [
   },
 ];
 
-/** Runs in the page: each position for `movetime` ms; nodes, time and depths. */
-async function timedFlow({ url, type, fens, movetime }) {
-  const worker = new Worker(url, { type });
-  const queue = [];
-  let wake = null;
-  worker.onmessage = ({ data }) => {
-    for (const line of String(data).split('\n')) queue.push(line);
-    wake?.();
-  };
-  const next = async () => {
-    while (!queue.length) await new Promise((r) => (wake = r));
-    return queue.shift();
-  };
-  const send = (line) => worker.postMessage(line);
-  send('uci');
-  while ((await next()) !== 'uciok');
-  let nodes = 0;
-  let ms = 0;
-  const depths = [];
-  for (const fen of fens) {
-    send('ucinewgame');
-    send(`position fen ${fen}`);
-    send('isready');
-    while ((await next()) !== 'readyok');
-    const started = performance.now();
-    send(`go movetime ${movetime}`);
-    let last = '';
-    for (;;) {
-      const line = await next();
-      if (line.startsWith('bestmove')) break;
-      if (/^info .*\bdepth \d+.* nodes \d+/.test(line)) last = line;
-    }
-    ms += performance.now() - started;
-    nodes += Number(/ nodes (\d+)/.exec(last)?.[1] ?? 0);
-    depths.push(Number(/ depth (\d+)/.exec(last)?.[1] ?? 0));
-  }
-  worker.terminate();
-  depths.sort((a, b) => a - b);
-  return { nodes, ms, nps: Math.round((nodes / ms) * 1000), depth: depths[depths.length >> 1] };
-}
-
 /** Runs in the page: worker creation to the first `bestmove` of `go depth 1`. */
 function firstMoveFlow({ url, type }) {
   return new Promise((resolve) => {
@@ -133,7 +89,7 @@ try {
   try {
     const page = await browser.page('/blank.html');
     for (const engine of engines) {
-      const r = await page.evaluate(timedFlow, { url: engine.url, type: engine.type, fens, movetime });
+      const r = await browserBench(page, { url: engine.url, type: engine.type, fens, go: `go movetime ${movetime}`, ready: true });
       engine.speed = r;
       console.log(`${engine.name.padEnd(28)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, median depth ${r.depth}`);
     }
