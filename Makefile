@@ -26,6 +26,20 @@ NODE_WASM = $$(test -x $(NODE22) && echo $(NODE22) || echo node)
 WEB_SIMD := $(TARGET_DIR)/wasm-web/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WEB_RELAXED := $(TARGET_DIR)/wasm-web-relaxed/$(WASM_TARGET)/release/deepchess_wasm.wasm
 WEB_SCALAR := $(TARGET_DIR)/wasm-web-scalar/$(WASM_TARGET)/release/deepchess_wasm.wasm
+# Threaded builds (Lazy SMP over shared memory, web/engine/helper.js): wasm
+# threads need a standard library compiled with atomics, which only a nightly's
+# -Z build-std gives (stable's rust-lld refuses `--shared-memory` because its std
+# was not compiled with 'atomics'); the nightly is pinned in wasm/threads-toolchain
+# and scripts/tools.sh installs it with rust-src. rustc no longer passes the
+# shared-memory linker flags itself, so they are spelled out.
+WASM_NIGHTLY := $(shell cat wasm/threads-toolchain)
+THREADS_FLAGS := -C target-feature=+atomics,+bulk-memory,+mutable-globals -C link-arg=--shared-memory \
+	-C link-arg=--import-memory -C link-arg=--max-memory=4294967296 -C link-arg=--export=__wasm_init_tls \
+	-C link-arg=--export=__tls_size -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base
+WEB_RELAXED_MT := $(TARGET_DIR)/wasm-web-relaxed-mt/$(WASM_TARGET)/release/deepchess_wasm.wasm
+WEB_SIMD_MT := $(TARGET_DIR)/wasm-web-simd-mt/$(WASM_TARGET)/release/deepchess_wasm.wasm
+BUILD_STD := +$(WASM_NIGHTLY) build -Z build-std=panic_abort,std -p deepchess-wasm --target $(WASM_TARGET) \
+	--release --locked
 WASM_PKG := wasm/pkg
 WASM_BINDGEN ?= wasm-bindgen
 WASM_OPT := web/node_modules/.bin/wasm-opt
@@ -90,21 +104,30 @@ wasm-bench-builds:
 tools:
 	bash scripts/tools.sh
 
-## The browser engine into wasm/pkg: deepchess_{relaxed,simd,scalar}.js and _bg.wasm.
+## The browser engine into wasm/pkg: deepchess_{relaxed,simd,scalar}.js and _bg.wasm,
+## and the threaded deepchess_{relaxed,simd}_mt.
 wasm-web: tools
 	$(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --locked --target-dir $(TARGET_DIR)/wasm-web
 	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release --locked \
 		--target-dir $(TARGET_DIR)/wasm-web-relaxed
 	RUSTFLAGS="-C target-feature=-simd128" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) --release \
 		--no-default-features --features browser --locked --target-dir $(TARGET_DIR)/wasm-web-scalar
+	RUSTFLAGS="$(RELAXED_FLAGS) $(THREADS_FLAGS)" $(CARGO) $(BUILD_STD) --target-dir $(TARGET_DIR)/wasm-web-relaxed-mt
+	RUSTFLAGS="-C target-feature=+simd128 $(THREADS_FLAGS)" $(CARGO) $(BUILD_STD) --target-dir $(TARGET_DIR)/wasm-web-simd-mt
 	rm -rf $(WASM_PKG) && mkdir -p $(WASM_PKG)
 	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_simd $(WEB_SIMD)
 	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_relaxed $(WEB_RELAXED)
 	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_scalar $(WEB_SCALAR)
+	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_relaxed_mt $(WEB_RELAXED_MT)
+	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_simd_mt $(WEB_SIMD_MT)
 	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd $(WASM_PKG)/deepchess_simd_bg.wasm -o $(WASM_PKG)/deepchess_simd_bg.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd --enable-relaxed-simd $(WASM_PKG)/deepchess_relaxed_bg.wasm \
 		-o $(WASM_PKG)/deepchess_relaxed_bg.wasm
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_PKG)/deepchess_scalar_bg.wasm -o $(WASM_PKG)/deepchess_scalar_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-threads --enable-simd --enable-relaxed-simd $(WASM_PKG)/deepchess_relaxed_mt_bg.wasm \
+		-o $(WASM_PKG)/deepchess_relaxed_mt_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-threads --enable-simd $(WASM_PKG)/deepchess_simd_mt_bg.wasm \
+		-o $(WASM_PKG)/deepchess_simd_mt_bg.wasm
 
 ## The static site into web/dist.
 web: wasm-web

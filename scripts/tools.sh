@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs, if missing, what the browser build needs: the wasm32 target,
+# Installs, if missing, what the browser build needs: the wasm32 target, a
+# pinned nightly for the threaded builds,
 # wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (the two
 # must match), and the npm packages of web/ (esbuild, chessground, chessops,
 # binaryen's wasm-opt, playwright-core). With --test, also what `make test`
@@ -20,6 +21,13 @@ fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown
+fi
+
+# The threaded browser builds: the nightly pinned in wasm/threads-toolchain,
+# with the standard library's source (-Z build-std) and the wasm32 target.
+nightly=$(cat wasm/threads-toolchain)
+if ! rustup +"$nightly" component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    rustup toolchain install "$nightly" --profile minimal --component rust-src --target wasm32-unknown-unknown
 fi
 
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)

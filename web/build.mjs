@@ -18,7 +18,8 @@ const arg = (name, fallback) => {
 };
 const pkg = arg('--pkg', join(here, '..', 'wasm', 'pkg'));
 const out = arg('--out', join(here, 'dist'));
-const BUILDS = ['relaxed', 'simd', 'scalar'];
+// The threaded builds (`_mt`) run where the page is cross-origin isolated.
+const BUILDS = ['relaxed', 'simd', 'scalar', 'relaxed_mt', 'simd_mt'];
 
 for (const build of BUILDS) {
   for (const file of [`deepchess_${build}.js`, `deepchess_${build}_bg.wasm`]) {
@@ -57,7 +58,7 @@ writeFileSync(join(out, 'app.css'), minified.code);
 for (const file of ['index.html', 'embed-example.html', 'manifest.webmanifest', 'icon.svg']) {
   copyFileSync(join(here, file), join(out, file));
 }
-copyFileSync(join(here, 'engine', 'worker.js'), join(out, 'engine', 'worker.js'));
+for (const file of ['worker.js', 'helper.js']) copyFileSync(join(here, 'engine', file), join(out, 'engine', file));
 for (const build of BUILDS) {
   for (const file of [`deepchess_${build}.js`, `deepchess_${build}_bg.wasm`]) {
     copyFileSync(join(pkg, file), join(out, 'engine', file));
@@ -73,7 +74,9 @@ const files = walk(out).map((f) => relative(out, f).split('\\').join('/'));
 const hash = createHash('sha256');
 for (const f of files.sort()) hash.update(f).update(readFileSync(join(out, f)));
 const version = `deepchess-${hash.digest('hex').slice(0, 12)}`;
-const builds = Object.fromEntries(BUILDS.map((b) => [b, [`engine/deepchess_${b}.js`, `engine/deepchess_${b}_bg.wasm`]]));
+const builds = Object.fromEntries(
+  BUILDS.map((b) => [b, [`engine/deepchess_${b}.js`, `engine/deepchess_${b}_bg.wasm`, ...(b.endsWith('_mt') ? ['engine/helper.js'] : [])]]),
+);
 const inBuild = new Set(Object.values(builds).flat());
 const assets = ['./', ...files.filter((f) => !inBuild.has(f))];
 const sw = readFileSync(join(here, 'sw.js'), 'utf8')

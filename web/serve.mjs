@@ -1,6 +1,10 @@
-// A static file server for web/dist: `node web/serve.mjs [--port 8080] [--dir dist]`.
+// A static file server for web/dist:
+//   node web/serve.mjs [--port 8080] [--dir dist] [--no-isolation]
 // The site has no server logic; this only maps paths to files with the
-// right MIME types (application/wasm, text/javascript for the worker).
+// right MIME types (application/wasm, text/javascript for the worker), and
+// sends the COOP and COEP headers that make the page cross-origin isolated,
+// which the engine's threads need (shared memory); --no-isolation leaves
+// them out, as a plain static host does.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -20,8 +24,11 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serves `dir` on 127.0.0.1:`port` (0 picks a free port); resolves to the server. */
-export function serve(dir, port = 8080) {
+/**
+ * Serves `dir` on 127.0.0.1:`port` (0 picks a free port), with the cross-origin
+ * isolation headers unless `isolation` is false; resolves to the server.
+ */
+export function serve(dir, port = 8080, { isolation = true } = {}) {
   const root = resolve(dir);
   const server = createServer((request, response) => {
     let path = decodeURIComponent(new URL(request.url, 'http://x').pathname);
@@ -41,6 +48,7 @@ export function serve(dir, port = 8080) {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': stat.size,
       'cache-control': 'no-cache',
+      ...(isolation ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {}),
     });
     if (request.method === 'HEAD') response.end();
     else createReadStream(file).pipe(response);
@@ -57,7 +65,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return i > 0 ? process.argv[i + 1] : fallback;
   };
   const here = fileURLToPath(new URL('.', import.meta.url));
-  const server = await serve(arg('--dir', join(here, 'dist')), Number(arg('--port', 8080)));
+  const isolation = !process.argv.includes('--no-isolation');
+  const server = await serve(arg('--dir', join(here, 'dist')), Number(arg('--port', 8080)), { isolation });
   const { port } = server.address();
   console.log(`DeepChess: http://127.0.0.1:${port}/ (Ctrl-C stops)`);
 }

@@ -7,6 +7,9 @@
 // new VERSION, and activating it deletes the old versions' caches (never the
 // engine worker's store of downloaded networks, which is keyed by content).
 // Networks (`.dcnn`) pass through: the worker caches them itself.
+// Every response it serves carries the COOP and COEP headers, so that on a
+// static host that cannot send them the page is still cross-origin isolated
+// (shared memory, so threads) once the service worker controls it.
 const VERSION = '__VERSION__';
 const ASSETS = __ASSETS__;
 const BUILDS = __BUILDS__;
@@ -36,6 +39,15 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+/** `response` with the cross-origin isolation headers. */
+function isolated(response) {
+  if (response.type === 'opaque' || response.type === 'opaqueredirect') return response;
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
@@ -46,16 +58,17 @@ self.addEventListener('fetch', (event) => {
       const cached = await cache.match(request, { ignoreSearch: true });
       // The cached response carries the URL it was stored under, without the
       // query; a worker started from it would take that as its location and
-      // lose its options. A copy has no URL, so the request's stays.
-      if (cached) return new URL(request.url).search ? new Response(cached.body, cached) : cached;
+      // lose its options. A copy (as `isolated` makes) has no URL, so the
+      // request's stays.
+      if (cached) return isolated(cached);
       try {
         const response = await fetch(request);
         if (response.ok) cache.put(request, response.clone());
-        return response;
+        return isolated(response);
       } catch (error) {
         if (request.mode === 'navigate') {
           const page = await cache.match('index.html');
-          if (page) return page;
+          if (page) return isolated(page);
         }
         throw error;
       }

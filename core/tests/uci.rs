@@ -1,6 +1,6 @@
 //! The UCI engine state machine, driven line by line as a host drives it.
 
-use deepchess_core::uci::{Command, Request, SearchKind, UciEngine};
+use deepchess_core::uci::{Command, HelperPool, Request, SearchKind, UciEngine};
 use deepchess_core::{Network, Shape, random};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
@@ -307,6 +307,85 @@ fn threads_start_helpers_only_where_the_host_runs_them() {
     e.handle("setoption name Search value comparison", 0, &mut |l| out.push(l.to_string()));
     e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
     assert!(e.helper_job().is_none());
+}
+
+/// The pool a host keeps: tasks for a new search with helpers, none for
+/// one without, stopped when the search ends or a new `go` replaces it; the
+/// helpers' nodes count in `info`.
+#[test]
+fn helper_pool_starts_and_stops_helpers_with_the_searches() {
+    let mut e = engine();
+    e.set_max_threads(4);
+    let mut pool = HelperPool::new();
+    e.handle("setoption name Threads value 3", 0, &mut |_| {});
+    assert!(pool.sync(&e).start.is_empty(), "no search");
+    e.handle("go infinite", 0, &mut |_| {});
+    let sync = pool.sync(&e);
+    assert!(!sync.stopped);
+    assert_eq!(sync.start.len(), 2);
+    let threads: Vec<_> = sync.start.into_iter().map(|task| std::thread::spawn(move || task.run())).collect();
+    assert!(pool.sync(&e).start.is_empty(), "one set of tasks per search");
+    let mut out = Vec::new();
+    let clock = || 0;
+    while !out.iter().any(|l: &String| l.starts_with("info depth 3 ")) {
+        e.think(2048, &clock, &mut |l| out.push(l.to_string()));
+    }
+    // Let the helpers count a few slices, then end the search.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    e.think(1, &clock, &mut |l| out.push(l.to_string()));
+    e.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert!(pool.sync(&e).stopped);
+    let helper_nodes: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    assert!(helper_nodes > 0);
+    assert!(!pool.is_running());
+
+    // A new `go` replaces the search: its helpers stop, and new ones start.
+    e.handle("go infinite", 0, &mut |_| {});
+    let first = pool.sync(&e);
+    assert_eq!(first.start.len(), 2);
+    e.handle("go infinite", 0, &mut |_| {});
+    let second = pool.sync(&e);
+    assert!(second.stopped);
+    assert_eq!(second.start.len(), 2);
+    // Tasks of a stopped search end at once.
+    for task in first.start {
+        assert_eq!(task.run(), 0);
+    }
+    e.handle("stop", 0, &mut |_| {});
+    assert!(pool.sync(&e).stopped);
+    for task in second.start {
+        assert_eq!(task.run(), 0);
+    }
+    // One thread: no helpers, and the engine is asked once per search.
+    e.handle("setoption name Threads value 1", 0, &mut |_| {});
+    e.handle("go depth 2", 0, &mut |_| {});
+    assert!(pool.sync(&e).start.is_empty());
+}
+
+/// `info` counts the helpers' nodes: a search with helpers that have
+/// searched reports more nodes than its own.
+#[test]
+fn info_nodes_include_the_helpers() {
+    let mut e = engine();
+    e.set_max_threads(2);
+    let mut pool = HelperPool::new();
+    e.handle("setoption name Threads value 2", 0, &mut |_| {});
+    e.handle("go infinite", 0, &mut |_| {});
+    let tasks = pool.sync(&e).start;
+    let stop_after = std::thread::spawn(move || tasks.into_iter().map(|t| t.run()).sum::<u64>());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    pool.stop();
+    let helper_nodes = stop_after.join().unwrap();
+    assert!(helper_nodes > 0);
+    let mut out = Vec::new();
+    let clock = || 2000;
+    while !out.iter().any(|l: &String| l.contains(" pv ")) {
+        e.think(64, &clock, &mut |l| out.push(l.to_string()));
+    }
+    let line = out.iter().find(|l| l.contains(" pv ")).unwrap();
+    let nodes: u64 = line.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(nodes > helper_nodes, "{line} (helpers: {helper_nodes})");
+    e.handle("stop", 0, &mut |_| {});
 }
 
 /// Random sessions built from UCI words, valid and broken: no panic, and

@@ -68,7 +68,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 match search.step(u64::MAX, &mut out_of_time) {
                     Event::Finished => break,
                     Event::Line => {
-                        if let Some((_, line)) = search.last_info(&pos, 1) {
+                        if let Some((_, line)) = search.last_info(&pos, 1, 0) {
                             reached = line_depth(&line);
                         }
                     }

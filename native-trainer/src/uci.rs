@@ -9,14 +9,11 @@
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use deepchess_core::search::{Event, Limits, NetEvaluator, ScalarSearch};
-use deepchess_core::uci::{HelperJob, Request, UciEngine};
+use deepchess_core::uci::{HelperPool, Request, UciEngine};
 
 use crate::network;
 
@@ -26,40 +23,31 @@ pub const SLICE_NODES: u64 = 2048;
 /// Most `Threads`.
 pub const MAX_THREADS: usize = 64;
 
-/// Helper threads of a Lazy SMP search.
+/// Helper threads of Lazy SMP searches: the engine's [`HelperPool`] says
+/// when to start and stop them; stopped threads are joined at once.
+#[derive(Default)]
 struct Helpers {
-    /// The engine's [`search_id`](UciEngine::search_id) they help.
-    search: u64,
-    stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
+    pool: HelperPool,
+    threads: Vec<JoinHandle<u64>>,
 }
 
 impl Helpers {
-    /// Starts `job.helpers` threads, each searching `job.root` over the
-    /// shared table until told to stop.
-    fn start(job: HelperJob, search: u64) -> Helpers {
-        let stop = Arc::new(AtomicBool::new(false));
-        let threads = (0..job.helpers)
-            .map(|_| {
-                let (stop, table) = (stop.clone(), job.table.clone());
-                let (net, root, game) = (job.network.clone(), job.root.clone(), job.game.clone());
-                let cache_bytes = job.cache_bytes;
-                std::thread::spawn(move || {
-                    let mut search = ScalarSearch::with_table(NetEvaluator::new(net, cache_bytes), table);
-                    search.start(root, &game, Limits::default());
-                    let mut should_stop = |_| stop.load(Ordering::Relaxed);
-                    while !stop.load(Ordering::Relaxed) && search.step(SLICE_NODES, &mut should_stop) != Event::Finished
-                    {
-                    }
-                })
-            })
-            .collect();
-        Helpers { search, stop, threads }
+    /// Brings the threads in step with `engine` (after every call into it).
+    fn sync(&mut self, engine: &UciEngine) {
+        let sync = self.pool.sync(engine);
+        if sync.stopped {
+            self.join();
+        }
+        self.threads.extend(sync.start.into_iter().map(|task| std::thread::spawn(move || task.run())));
     }
 
-    fn stop(self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for thread in self.threads {
+    fn stop(&mut self) {
+        self.pool.stop();
+        self.join();
+    }
+
+    fn join(&mut self) {
+        for thread in self.threads.drain(..) {
             // A helper that panicked has nothing left to stop.
             let _ = thread.join();
         }
@@ -80,7 +68,7 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut engine = UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net));
     engine.set_max_threads(MAX_THREADS);
-    let mut helpers: Option<Helpers> = None;
+    let mut helpers = Helpers::default();
     let start = Instant::now();
     let clock = || start.elapsed().as_millis() as u64;
     let stdout = std::io::stdout();
@@ -122,21 +110,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         };
         match line {
             Some(line) => match engine.handle(&line, clock(), &mut out) {
-                Request::Continue => {
-                    // A new `go` ended the search the helpers were helping.
-                    if helpers.as_ref().is_some_and(|h| h.search != engine.search_id())
-                        && let Some(stale) = helpers.take()
-                    {
-                        stale.stop();
-                    }
-                    if engine.is_searching() && helpers.is_none() {
-                        helpers = engine.helper_job().map(|job| Helpers::start(job, engine.search_id()));
-                    }
-                }
+                Request::Continue => {}
                 Request::Quit => {
-                    if let Some(helpers) = helpers.take() {
-                        helpers.stop();
-                    }
+                    helpers.stop();
                     return Ok(());
                 }
                 Request::LoadEvalFile(path) => load_eval_file(&mut engine, &path, &mut out),
@@ -147,16 +123,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 }
                 if !engine.is_thinking() {
                     engine.handle("stop", clock(), &mut out);
+                    helpers.stop();
                     return Ok(());
                 }
             }
             None => {}
         }
-        if !engine.is_searching()
-            && let Some(helpers) = helpers.take()
-        {
-            helpers.stop();
-        }
+        helpers.sync(&engine);
     }
 }
 

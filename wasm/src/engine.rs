@@ -7,7 +7,7 @@
 //! read within one slice, a few milliseconds.
 
 use deepchess_core::search::frontier;
-use deepchess_core::uci::{Request, UciEngine};
+use deepchess_core::uci::{HelperPool, Request, UciEngine};
 use deepchess_core::{DEFAULT_NETWORK, Features, Network};
 use wasm_bindgen::prelude::*;
 
@@ -21,6 +21,11 @@ pub struct Engine {
     /// `setoption name EvalFile value <url>`, for the worker to fetch.
     eval_file: Option<String>,
     quit: bool,
+    /// Lazy SMP helpers (threaded builds; with one thread it never starts any).
+    helpers: HelperPool,
+    /// Helper tasks for the worker to hand to its helper workers
+    /// ([`take_helper_tasks`](Self::take_helper_tasks)).
+    tasks: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -29,7 +34,38 @@ impl Engine {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Result<Engine, JsError> {
         let (_, net) = embedded().map_err(|e| JsError::new(&e))?;
-        Ok(Engine { uci: UciEngine::new(Some(net)), eval_file: None, quit: false })
+        Ok(Engine {
+            uci: UciEngine::new(Some(net)),
+            eval_file: None,
+            quit: false,
+            helpers: HelperPool::new(),
+            tasks: Vec::new(),
+        })
+    }
+
+    /// Lets `Threads` go up to `max`: the worker calls it where it can run
+    /// helper workers over this module's shared memory (a threaded build in
+    /// a cross-origin isolated page).
+    #[cfg(target_feature = "atomics")]
+    #[wasm_bindgen(js_name = setMaxThreads)]
+    pub fn set_max_threads(&mut self, max: usize) {
+        self.uci.set_max_threads(max);
+    }
+
+    /// The helper tasks of a search that has just started with `Threads`
+    /// above 1, as pointers into this module's memory: the worker passes
+    /// each to `runHelper` (the `threads` module) on a helper
+    /// worker, once. Helpers of a search that has ended are already told to
+    /// stop.
+    #[wasm_bindgen(js_name = takeHelperTasks)]
+    pub fn take_helper_tasks(&mut self) -> Vec<u32> {
+        core::mem::take(&mut self.tasks)
+    }
+
+    /// Starts and stops helpers after each call into the engine.
+    fn sync_helpers(&mut self) {
+        let sync = self.helpers.sync(&self.uci);
+        self.tasks.extend(sync.start.into_iter().map(|task| Box::into_raw(Box::new(task)) as usize as u32));
     }
 
     /// Handles one line of UCI and returns the lines to send back.
@@ -37,9 +73,13 @@ impl Engine {
         let mut lines = Vec::new();
         match self.uci.handle(line, now(), &mut |l: &str| lines.push(l.to_string())) {
             Request::Continue => {}
-            Request::Quit => self.quit = true,
+            Request::Quit => {
+                self.quit = true;
+                self.helpers.stop();
+            }
             Request::LoadEvalFile(source) => self.eval_file = Some(source),
         }
+        self.sync_helpers();
         lines
     }
 
@@ -48,6 +88,7 @@ impl Engine {
     pub fn think(&mut self, nodes: u32) -> Vec<String> {
         let mut lines = Vec::new();
         self.uci.think(u64::from(nodes), &now, &mut |l: &str| lines.push(l.to_string()));
+        self.sync_helpers();
         lines
     }
 

@@ -6,6 +6,8 @@
 //! - `Gpu` (feature `webgpu`, the default, wasm32 only): batched Pos2Vec
 //!   embeddings on WebGPU, equal to the CPU's, that fill the engine's
 //!   embedding cache before a search ([`Engine::frontier`], [`Engine::prefill`]).
+//! - `threads` (threaded builds, `+atomics`): the helper side of Lazy SMP,
+//!   run by helper web workers over the module's shared memory.
 //! - [`bench`] (feature `bench`, built with `--no-default-features`): plain
 //!   exports for node, the SIMD128 self-test and the inference benchmark
 //!   (`wasm/tests`, `wasm/bench`).
@@ -22,6 +24,8 @@ mod clock;
 mod engine;
 #[cfg(all(feature = "webgpu", target_arch = "wasm32"))]
 mod gpu;
+#[cfg(all(feature = "browser", target_feature = "atomics"))]
+pub mod threads;
 
 #[cfg(feature = "browser")]
 pub use batch::Batch;

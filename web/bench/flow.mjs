@@ -14,15 +14,17 @@ export const fens = [...readFileSync(join(here, '..', '..', 'core', 'src', 'benc
 
 /**
  * Runs the bench flow through `send`/`next` (a UCI line out, the next line
- * in): `setoption name Search` if `search` is set, then each position with
- * `go`, timed from `go` to `bestmove` (after `isready` is answered, if
- * `ready`). Returns nodes, time and the median depth reached.
+ * in): `setoption name Search` if `search` is set, `setoption name Threads`
+ * if `threads` is, then each position with `go`, timed from `go` to
+ * `bestmove` (after `isready` is answered, if `ready`). Returns nodes (every
+ * thread's), time and the median depth reached.
  */
-export async function benchFlow(fens, go, search, send, next, now, ready = false) {
+export async function benchFlow(fens, go, search, send, next, now, ready = false, threads = null) {
   let nodes = 0;
   let ms = 0;
   const depths = [];
   if (search) send(`setoption name Search value ${search}`);
+  if (threads) send(`setoption name Threads value ${threads}`);
   for (const fen of fens) {
     send('ucinewgame');
     send(`position fen ${fen}`);
@@ -48,9 +50,9 @@ export async function benchFlow(fens, go, search, send, next, now, ready = false
 }
 
 /** Runs [`benchFlow`] in `page` with a worker from `url` (after `uci`). */
-export function browserBench(page, { url, type = 'module', fens, go, search = null, ready = false }) {
+export function browserBench(page, { url, type = 'module', fens, go, search = null, ready = false, threads = null }) {
   return page.evaluate(
-    async ({ url, type, fens, go, search, ready, flow }) => {
+    async ({ url, type, fens, go, search, ready, threads, flow }) => {
       const benchFlow = new Function(`return ${flow}`)();
       const worker = new Worker(url, { type });
       const queue = [];
@@ -66,11 +68,11 @@ export function browserBench(page, { url, type = 'module', fens, go, search = nu
       const send = (line) => worker.postMessage(line);
       send('uci');
       while ((await next()) !== 'uciok');
-      const result = await benchFlow(fens, go, search, send, next, () => performance.now(), ready);
+      const result = await benchFlow(fens, go, search, send, next, () => performance.now(), ready, threads);
       worker.terminate();
       return result;
     },
     // The same function runs in the page: it is passed as its source.
-    { url, type, fens, go, search, ready, flow: benchFlow.toString() },
+    { url, type, fens, go, search, ready, threads, flow: benchFlow.toString() },
   );
 }

@@ -1,6 +1,6 @@
 // Browser benchmarks: `make bench-web`, or
 //   node web/bench/run.mjs --native target/release/deepchess [--depth 5 | --movetime MS] [--loads 3]
-//     [--searches scalar,comparison] [--builds relaxed,simd,scalar]
+//     [--searches scalar,comparison] [--builds relaxed,simd,scalar] [--threads 1,2]
 //
 // 1. For each search (`setoption name Search`), nodes per second on core's 46
 //    bench positions, depth --depth (or --movetime ms each, reporting the
@@ -8,7 +8,10 @@
 //    (`deepchess uci`) and the worker's relaxed-SIMD, SIMD128 and scalar builds in
 //    chromium, through the same UCI flow (`ucinewgame`, `position fen …`,
 //    `go …`). At a fixed depth the node counts must be equal: the same
-//    search, wherever it runs.
+//    search, wherever it runs. The page is cross-origin isolated, so the
+//    relaxed and SIMD128 builds are the threaded ones (`_mt`); they run at
+//    each --threads count (Lazy SMP), and at one thread their unthreaded
+//    builds run too. With threads, nodes are every thread's.
 // 2. Sizes: each .wasm after wasm-opt, the whole site, and what one visitor
 //    downloads (every file but the builds, and the build it runs), raw and gzipped.
 // 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
@@ -32,15 +35,16 @@ const depth = Number(arg('--depth', 5));
 const loads = Number(arg('--loads', 3));
 const builds = arg('--builds', 'relaxed,simd,scalar').split(',');
 const searches = arg('--searches', 'scalar,comparison').split(',');
+const threadCounts = arg('--threads', '1,2').split(',').map(Number);
 // With --movetime, each position is searched that long and the depth reached is reported.
 const movetime = arg('--movetime', null);
 const go = movetime ? `go movetime ${movetime}` : `go depth ${depth}`;
-async function nativeBench(search) {
+async function nativeBench(search, threads) {
   const child = spawn(native, ['uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => (await lines.next()).value;
   const send = (line) => child.stdin.write(`${line}\n`);
-  const result = await benchFlow(fens, go, search, send, next, () => performance.now());
+  const result = await benchFlow(fens, go, search, send, next, () => performance.now(), false, threads);
   send('quit');
   return result;
 }
@@ -79,16 +83,29 @@ const browser = await start();
 try {
   const page = await browser.page('/embed-example.html');
   for (const search of searches) {
-    const nat = await nativeBench(search);
-    console.log(`${search} native  : ${nat.nodes} nodes in ${nat.ms.toFixed(0)} ms, ${nat.nps} nodes/s, median depth ${nat.depth}`);
-    for (const build of builds) {
-      const r = await browserBench(page, { url: `engine/worker.js?build=${build}&webgpu=0`, fens, go, search });
-      // At a fixed depth the node counts must agree; at a fixed time they cannot.
-      const same = movetime ? '' : r.nodes === nat.nodes ? ', same nodes' : `, NODES DIFFER from native (${r.nodes})`;
-      console.log(
-        `${search} wasm ${build.padEnd(7)}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ` +
-          `${(r.nps / nat.nps).toFixed(2)}× native, median depth ${r.depth}${same}`,
-      );
+    const nativeBy = {};
+    const wasmBy = {};
+    for (const threads of threadCounts) {
+      // Only the scalar search has helpers.
+      if (threads > 1 && search !== 'scalar') continue;
+      const nat = await nativeBench(search, threads);
+      nativeBy[threads] = nat;
+      const t = `${threads} thread${threads > 1 ? 's' : ''}`;
+      const vsOne = threads > 1 ? `, ${(nat.nps / nativeBy[1].nps).toFixed(2)}× one thread` : '';
+      console.log(`${search} native, ${t}: ${nat.nodes} nodes in ${nat.ms.toFixed(0)} ms, ${nat.nps} nodes/s, median depth ${nat.depth}${vsOne}`);
+      const runs = builds.filter((b) => threads === 1 || b !== 'scalar').map((b) => [b, b]);
+      if (threads === 1) for (const b of builds.filter((b) => b !== 'scalar')) runs.push([`${b}&threads=0`, `${b} (unthreaded)`]);
+      for (const [build, label] of runs) {
+        const r = await browserBench(page, { url: `engine/worker.js?build=${build}&webgpu=0`, fens, go, search, threads });
+        (wasmBy[label] ??= {})[threads] = r;
+        // At a fixed depth and one thread the node counts must agree; at a fixed time they cannot.
+        const same = movetime || threads > 1 ? '' : r.nodes === nat.nodes ? ', same nodes' : `, NODES DIFFER from native (${r.nodes})`;
+        const scaling = threads > 1 && wasmBy[label][1] ? `, ${(r.nps / wasmBy[label][1].nps).toFixed(2)}× its one thread` : '';
+        console.log(
+          `${search} wasm ${label}, ${t}: ${r.nodes} nodes in ${r.ms.toFixed(0)} ms, ${r.nps} nodes/s, ` +
+            `${(r.nps / nat.nps).toFixed(2)}× native${same}${scaling}, median depth ${r.depth}`,
+        );
+      }
     }
   }
 } finally {
@@ -96,12 +113,13 @@ try {
 }
 const s = sizes();
 for (const f of s.files.filter((f) => f.name.endsWith('.wasm'))) console.log(`${f.name}: ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
-console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (all three builds)`);
+console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (all five builds)`);
 // What one visitor downloads: every file but the engine builds, and one build.
 const isBuild = (name) => /^engine\/deepchess_\w+(\.js|_bg\.wasm)$/.test(name);
 const common = s.files.filter((f) => !isBuild(f.name));
-for (const build of ['relaxed', 'simd', 'scalar']) {
-  const files = [...common, ...s.files.filter((f) => f.name.startsWith(`engine/deepchess_${build}.`) || f.name.startsWith(`engine/deepchess_${build}_`))];
+for (const build of ['relaxed_mt', 'simd_mt', 'relaxed', 'simd', 'scalar']) {
+  const own = [`engine/deepchess_${build}.js`, `engine/deepchess_${build}_bg.wasm`];
+  const files = [...common, ...s.files.filter((f) => own.includes(f.name))];
   const sum = (key) => files.reduce((t, f) => t + f[key], 0);
   console.log(`a visitor on the ${build} build downloads ${files.length} files, ${kib(sum('raw'))}, ${kib(sum('gz'))} gzipped`);
 }

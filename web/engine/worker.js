@@ -10,11 +10,16 @@
 // picks relaxed SIMD where the browser has it and computes its dot product
 // right, else SIMD128 where the browser validates it, as lila's engine
 // registry does, else scalar);
+// `?threads=auto|0` (default auto): where the page is cross-origin isolated
+// (SharedArrayBuffer), the relaxed and SIMD128 builds run their threaded
+// variant (`_mt`), and `Threads` above 1 starts Lazy SMP helpers on helper
+// workers (engine/helper.js) over the module's shared memory; elsewhere, or
+// with 0, one thread and `Threads` stays 1, and `uci` says why;
 // `?webgpu=auto|1|0` (default auto): batched WebGPU inference where it is
 // faster than the CPU (measured once at start), always, or never.
 //
-// A worker has one thread, so the search runs in node-budgeted slices of a
-// few milliseconds and yields to the event loop between them: `stop` and
+// The main search runs in this worker in node-budgeted slices of a few
+// milliseconds and yields to the event loop between them: `stop` and
 // `isready` are answered within one slice, even during `go infinite`.
 
 /** Nodes per call into the engine. */
@@ -56,8 +61,25 @@ function hasRelaxedSimd() {
   }
 }
 
+/** Most `Threads` in the browser. */
+const MAX_THREADS = 32;
+
 const params = new URL(self.location.href).searchParams;
-const build = params.get('build') ?? (hasRelaxedSimd() ? 'relaxed' : WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar');
+const level = params.get('build') ?? (hasRelaxedSimd() ? 'relaxed' : WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar');
+// Shared wasm memory needs cross-origin isolation (COOP and COEP headers:
+// `make serve` sends them, the service worker adds them on static hosts).
+const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+const threaded = isolated && level !== 'scalar' && params.get('threads') !== '0';
+const build = threaded ? `${level}_mt` : level;
+const threadNote = threaded
+  ? null
+  : params.get('threads') === '0'
+    ? 'one thread: threads are off (?threads=0)'
+    : level === 'scalar'
+      ? 'one thread: the scalar build has no threaded variant'
+      : 'one thread: the page is not cross-origin isolated, so there is no shared memory for threads';
+/** Helper workers, started as `Threads` needs them and kept for later searches. */
+const helpers = [];
 let engine = null;
 let gpu = null;
 /** Resolves when the GPU is set up (or found missing). */
@@ -69,7 +91,25 @@ let thinkScheduled = false;
 
 const post = (lines) => {
   for (const line of lines) self.postMessage(line);
+  dispatchHelpers();
 };
+
+/** Hands the helper tasks of a search that has just started to helper workers. */
+function dispatchHelpers() {
+  const tasks = engine?.takeHelperTasks();
+  if (!tasks?.length) return;
+  const [module, memory] = glue.threadShare();
+  while (helpers.length < tasks.length) {
+    const worker = new Worker(new URL('./helper.js', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data }) => {
+      if (data.error) report(data.error);
+    };
+    worker.onerror = (event) => report(`helper: ${event.message}`);
+    worker.postMessage({ glue: new URL(`./deepchess_${build}.js`, import.meta.url).href, module, memory });
+    helpers.push(worker);
+  }
+  tasks.forEach((task, i) => helpers[i].postMessage({ task }));
+}
 
 const report = (error) => post([`info string error: ${error?.message ?? error}`]);
 
@@ -115,8 +155,10 @@ async function handle(line) {
   try {
     if (words[0] === 'uci') {
       // The engine's own options, and this worker's: WebGPU.
-      const lines = engine.handle(line).map((l) => (l.startsWith('id name ') ? `${l} wasm-${engine.kernel}` : l));
+      const suffix = threaded ? '-mt' : '';
+      const lines = engine.handle(line).map((l) => (l.startsWith('id name ') ? `${l} wasm-${engine.kernel}${suffix}` : l));
       lines.splice(lines.length - 1, 0, `option name WebGPU type check default ${gpuWanted}`);
+      if (threadNote) lines.splice(lines.length - 1, 0, `info string ${threadNote}`);
       post(lines);
     } else if (words[0] === 'setoption' && /^setoption\s+name\s+webgpu\s+value\s+/i.test(line.trim())) {
       gpuWanted = words[words.length - 1].toLowerCase() === 'true';
@@ -128,7 +170,10 @@ async function handle(line) {
       post(engine.handle(line));
     } else {
       post(engine.handle(line));
-      if (engine.quit) self.close();
+      if (engine.quit) {
+        for (const helper of helpers) helper.terminate();
+        self.close();
+      }
       const evalFile = engine.takeEvalFile();
       if (evalFile !== undefined) await loadEvalFile(evalFile);
     }
@@ -234,6 +279,7 @@ const glue = await import(`./deepchess_${build}.js`);
 try {
   await glue.default({ module_or_path: new URL(`./deepchess_${build}_bg.wasm`, import.meta.url) });
   engine = new glue.Engine();
+  if (threaded) engine.setMaxThreads(Math.max(1, Math.min(MAX_THREADS, self.navigator.hardwareConcurrency ?? 1)));
 } catch (error) {
   report(`cannot start the engine: ${error?.message ?? error}`);
 }

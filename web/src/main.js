@@ -85,10 +85,13 @@ createEngine()
     sendSearch(engine, $('#search').value);
     window.deepchess = { engine, game };
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
-    $('#engine-status').textContent = `${name} ready`;
+    const threads = setUpThreads(engine);
+    $('#engine-status').textContent = `${name}, ${threads}, ready`;
     update();
     // The service worker keeps the engine build this browser runs for offline use.
-    const build = { relaxed: 'relaxed', simd128: 'simd', scalar: 'scalar' }[/wasm-(\w+)$/.exec(name)?.[1]];
+    const [, kernel, mt] = /wasm-(\w+?)(-mt)?$/.exec(name) ?? [];
+    const level = { relaxed: 'relaxed', simd128: 'simd', scalar: 'scalar' }[kernel];
+    const build = level && (mt ? `${level}_mt` : level);
     if (build && 'serviceWorker' in navigator) {
       navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ cache: build }));
     }
@@ -101,6 +104,30 @@ if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('sw.js').catch(() => {
     // Without a service worker the site still works, just not offline.
   });
+  // On a host that sends no COOP/COEP headers, the service worker adds them:
+  // once it controls the page, one reload makes the page cross-origin
+  // isolated (threads), unless a game is already under way.
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (self.crossOriginIsolated || sessionStorage.getItem('deepchess-isolation-reload') || game.moves.length) return;
+    sessionStorage.setItem('deepchess-isolation-reload', '1');
+    location.reload();
+  });
+}
+
+/**
+ * Fills the Threads choice from the engine's `Threads` option (its maximum is
+ * 1 where the page is not cross-origin isolated) and sends the default, half
+ * the cores; returns a description for the status line.
+ */
+function setUpThreads(engine) {
+  const max = Number(/^option name Threads type spin .* max (\d+)$/.exec(engine.id.find((l) => l.startsWith('option name Threads ')) ?? '')?.[1] ?? 1);
+  const select = $('#threads');
+  select.replaceChildren(...Array.from({ length: max }, (_, i) => new Option(String(i + 1))));
+  select.value = String(Math.ceil(max / 2));
+  select.disabled = max === 1;
+  engine.send(`setoption name Threads value ${select.value}`);
+  const why = engine.id.find((l) => l.startsWith('info string one thread'));
+  return max > 1 ? `up to ${max} threads` : why ? why.slice('info string '.length) : 'one thread';
 }
 
 // ---------------------------------------------------------------- moves
@@ -443,6 +470,13 @@ $('#search').addEventListener('change', () => {
   token = {};
   searcher.cancel();
   sendSearch(searcher.engine, $('#search').value);
+  update();
+});
+$('#threads').addEventListener('change', () => {
+  if (!searcher) return;
+  token = {};
+  searcher.cancel();
+  searcher.engine.send(`setoption name Threads value ${$('#threads').value}`);
   update();
 });
 $('#multipv').addEventListener('change', update);

@@ -24,10 +24,12 @@ const FLAGS = [
 
 /**
  * Serves the site (or `root`) and starts chromium with a fresh profile;
- * `webgpu` adds `--enable-unsafe-webgpu` (a SwiftShader adapter here).
+ * `webgpu` adds `--enable-unsafe-webgpu` (a SwiftShader adapter here);
+ * `isolation: false` serves without the COOP/COEP headers, as a plain
+ * static host does.
  */
-export async function start({ webgpu = false, root = dist } = {}) {
-  const server = await serve(root, 0);
+export async function start({ webgpu = false, root = dist, isolation = true } = {}) {
+  const server = await serve(root, 0, { isolation });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(join(tmpdir(), 'deepchess-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -1,6 +1,7 @@
 // The engine worker over plain UCI, as a page that drives stockfish.js uses it.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
@@ -25,17 +26,25 @@ function assertLegalAfterE4(lines) {
   assert.ok(pos.isLegal(parseUci(best)), `bestmove ${best} is legal after 1. e4`);
 }
 
-test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (relaxed-SIMD build, chromium\'s pick)', async () => {
+test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (threaded relaxed-SIMD build, chromium\'s pick)', async () => {
   const lines = await uci(page, ['uci', 'isready', 'position startpos moves e2e4', 'go depth 6'], '^bestmove');
   assert.ok(lines.includes('uciok') && lines.includes('readyok'));
-  assert.match(lines[0], /^id name DeepChess .* wasm-relaxed$/);
+  assert.match(lines[0], /^id name DeepChess .* wasm-relaxed-mt$/);
+  assert.ok(lines.includes(`option name Threads type spin default 1 min 1 max ${Math.min(32, cpus().length)}`), lines.join('\n'));
   assert.ok(lines.some((l) => /^info depth 6 .* nodes \d+ .* time \d+ pv /.test(l)), 'an info line for depth 6');
   assertLegalAfterE4(lines);
 });
 
-test('the SIMD128 and scalar fallback builds play too, and every build searches the same tree', async () => {
+test('the SIMD128 and scalar fallback builds play too, and every build searches the same tree, threaded or not', async () => {
   const nodes = {};
-  for (const [build, kernel] of [['relaxed', 'relaxed'], ['simd', 'simd128'], ['scalar', 'scalar']]) {
+  const builds = [
+    ['relaxed', 'relaxed-mt'],
+    ['simd', 'simd128-mt'],
+    ['scalar', 'scalar'],
+    ['relaxed&threads=0', 'relaxed'],
+    ['simd&threads=0', 'simd128'],
+  ];
+  for (const [build, kernel] of builds) {
     for (const search of ['scalar', 'comparison']) {
       const lines = await uci(
         page,
@@ -50,8 +59,7 @@ test('the SIMD128 and scalar fallback builds play too, and every build searches 
     }
   }
   for (const search of ['scalar', 'comparison']) {
-    assert.deepEqual(nodes[search].relaxed, nodes[search].scalar, `${search} search: relaxed against scalar`);
-    assert.deepEqual(nodes[search].simd, nodes[search].scalar, `${search} search: SIMD128 against scalar`);
+    for (const [build] of builds) assert.deepEqual(nodes[search][build], nodes[search].scalar, `${search} search: ${build} against scalar`);
   }
 });
 

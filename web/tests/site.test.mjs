@@ -193,18 +193,21 @@ test('after the first visit the site works with the network off', async () => {
       await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
     }
   });
-  // The service worker keeps the engine build this browser runs (relaxed
-  // SIMD in chromium), and not the two others it has not fetched.
+  // The service worker keeps the engine build this browser runs (threaded
+  // relaxed SIMD in chromium on this cross-origin isolated page), and not
+  // the others it has not fetched.
   const cached = await page.evaluate(async () => {
     const names = async () => {
       const keys = await Promise.all((await caches.keys()).filter((k) => k.startsWith('deepchess-')).map(async (k) => (await caches.open(k)).keys()));
       return keys.flat().map((r) => new URL(r.url).pathname.split('/').pop());
     };
-    for (let i = 0; i < 100 && !(await names()).includes('deepchess_relaxed_bg.wasm'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !(await names()).includes('deepchess_relaxed_mt_bg.wasm'); i++) await new Promise((r) => setTimeout(r, 100));
     return names();
   });
-  assert.ok(cached.includes('deepchess_relaxed_bg.wasm') && cached.includes('deepchess_relaxed.js'), cached.join(' '));
-  assert.ok(!cached.includes('deepchess_simd_bg.wasm') && !cached.includes('deepchess_scalar_bg.wasm'), cached.join(' '));
+  for (const file of ['deepchess_relaxed_mt_bg.wasm', 'deepchess_relaxed_mt.js', 'helper.js']) assert.ok(cached.includes(file), cached.join(' '));
+  for (const file of ['deepchess_relaxed_bg.wasm', 'deepchess_simd_bg.wasm', 'deepchess_simd_mt_bg.wasm', 'deepchess_scalar_bg.wasm']) {
+    assert.ok(!cached.includes(file), cached.join(' '));
+  }
   // A worker's URL options survive the service worker's cache.
   const ids = await page.evaluate(() =>
     Promise.all(
@@ -225,7 +228,7 @@ test('after the first visit the site works with the network off', async () => {
   );
   assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the page is controlled');
   assert.match(ids[0], /wasm-scalar$/);
-  assert.match(ids[1], /wasm-relaxed$/);
+  assert.match(ids[1], /wasm-relaxed-mt$/);
   // A network other than the embedded one is downloaded once: the worker
   // keeps it by content hash, and it loads again with the network off.
   const net = 'deepchess-d535640278a8.dcnn';

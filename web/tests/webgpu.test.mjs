@@ -55,6 +55,8 @@ test('WebGPU embeddings equal the CPU path exactly, and the worker searches the 
 
     const go = ['position startpos moves d2d4 g8f6', 'go depth 5'];
     const gpuLines = await uci(page, ['uci', 'isready', ...go], '^bestmove', 'engine/worker.js?webgpu=1');
+    // The page is cross-origin isolated, so the worker runs the threaded build.
+    assert.match(gpuLines[0], /^id name DeepChess .* wasm-relaxed-mt$/);
     const prefill = gpuLines.find((l) => l.startsWith('info string webgpu embedded'));
     assert.match(prefill ?? '', /^info string webgpu embedded \d+ positions in \d+ ms$/, gpuLines.join('\n'));
     const cpuLines = await uci(page, go, '^bestmove', 'engine/worker.js?webgpu=0');

@@ -10,7 +10,9 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -20,6 +22,7 @@ use crate::default_network::DEFAULT_NETWORK;
 use crate::network::Network;
 use crate::search::{Event, Limits, NetComparator, NetEvaluator, Search, zobrist};
 use crate::uci::command::{Command, Go};
+use crate::uci::helpers::HelperJob;
 use crate::uci::searcher::{SearchKind, Searcher, split_hash};
 use crate::uci::time::TimeBudget;
 
@@ -84,6 +87,8 @@ pub struct UciEngine {
     active: Option<Active>,
     /// Searches started (each `go`).
     searches: u64,
+    /// Nodes the Lazy SMP helpers of the current search have searched.
+    helper_nodes: Arc<AtomicU64>,
 }
 
 impl UciEngine {
@@ -106,6 +111,7 @@ impl UciEngine {
             game: Vec::new(),
             active: None,
             searches: 0,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
         };
         if let Some(net) = network {
             engine.set_network(net);
@@ -179,6 +185,7 @@ impl UciEngine {
             root: self.position.clone(),
             game: self.game.clone(),
             cache_bytes: split_hash(SearchKind::Scalar, self.options.hash_mb).0,
+            nodes: self.helper_nodes.clone(),
         })
     }
 
@@ -360,6 +367,8 @@ impl UciEngine {
     fn go(&mut self, go: &Go, now: u64, out: &mut dyn FnMut(&str)) {
         self.finish(out);
         self.searches += 1;
+        // The previous search's helpers may count a last slice into the old counter.
+        self.helper_nodes = Arc::new(AtomicU64::new(0));
         let Some(search) = &mut self.search else {
             out("info string error: no network loaded; use --weights or setoption name EvalFile value <file>");
             out("bestmove (none)");
@@ -389,6 +398,7 @@ impl UciEngine {
         }
         let started = active.started;
         let hard = active.budget.map(|b| b.hard);
+        let helpers = self.helper_nodes.load(Ordering::Relaxed);
         let event = search.step(nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
         let finish_now = match event {
             Event::Paused => {
@@ -397,14 +407,14 @@ impl UciEngine {
                 let now = clock();
                 if now.saturating_sub(active.reported) >= STATS_INTERVAL_MS {
                     active.reported = now;
-                    out(&search.stats_info(now.saturating_sub(started)));
+                    out(&search.stats_info(now.saturating_sub(started), helpers));
                 }
                 false
             }
             Event::Line => {
                 let elapsed = clock().saturating_sub(started);
                 active.reported = clock();
-                let Some((multipv, line)) = search.last_info(&self.position, elapsed) else { return };
+                let Some((multipv, line)) = search.last_info(&self.position, elapsed, helpers) else { return };
                 out(&line);
                 let iteration_done = multipv >= self.options.multipv.min(self.position.legal_moves().len());
                 iteration_done && active.budget.is_some_and(|b| elapsed >= b.soft)
@@ -432,25 +442,6 @@ impl UciEngine {
             None => out("bestmove (none)"),
         }
     }
-}
-
-/// What a host's helper threads need to join a scalar search (Lazy SMP):
-/// each runs its own [`ScalarSearch`](crate::search::ScalarSearch) of `root`
-/// over a copy of `network`, sharing `table` with the main search, until the
-/// main search sends `bestmove`.
-pub struct HelperJob {
-    /// Helper threads to start (`Threads` − 1).
-    pub helpers: usize,
-    /// The network, for each helper's evaluator.
-    pub network: Network,
-    /// The main search's transposition table.
-    pub table: alloc::sync::Arc<crate::search::ScoreTable>,
-    /// The position searched.
-    pub root: Chess,
-    /// Zobrist hashes of the game before `root`.
-    pub game: Vec<u64>,
-    /// Bytes of each helper's evaluation cache.
-    pub cache_bytes: usize,
 }
 
 /// A comparison search over `net` whose caches take `hash_mb` MiB, split as

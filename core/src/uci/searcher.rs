@@ -186,9 +186,11 @@ impl Searcher {
     }
 
     /// The line that completed last: its MultiPV index and its UCI `info`
-    /// line, `elapsed` ms after the start.
-    pub fn last_info(&mut self, root: &Chess, elapsed: u64) -> Option<(usize, String)> {
-        let nodes = self.nodes();
+    /// line, `elapsed` ms after the start; `helper_nodes` (Lazy SMP
+    /// helpers' nodes) count in `nodes` and `nps`, as Stockfish counts every
+    /// thread's.
+    pub fn last_info(&mut self, root: &Chess, elapsed: u64, helper_nodes: u64) -> Option<(usize, String)> {
+        let nodes = self.nodes() + helper_nodes;
         let hashfull = self.hashfull();
         let (depth, seldepth, multipv, score, pv) = match self {
             Searcher::Comparison(s) => {
@@ -218,9 +220,10 @@ impl Searcher {
     }
 
     /// A progress line for the iteration under way: `info depth D nodes N nps
-    /// N hashfull H time T`, without a score or a `pv`.
-    pub fn stats_info(&self, elapsed: u64) -> String {
-        let nodes = self.nodes();
+    /// N hashfull H time T`, without a score or a `pv`; `helper_nodes` as in
+    /// [`last_info`](Self::last_info).
+    pub fn stats_info(&self, elapsed: u64, helper_nodes: u64) -> String {
+        let nodes = self.nodes() + helper_nodes;
         let depth = match self {
             Searcher::Comparison(s) => s.iteration(),
             Searcher::Scalar(s) => s.iteration(),

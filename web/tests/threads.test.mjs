@@ -1,0 +1,155 @@
+// Threads in the browser: Lazy SMP on helper workers over the threaded
+// build's shared memory where the page is cross-origin isolated, one thread
+// (and a word saying why) where it is not, and the service worker that adds
+// the isolation headers a plain static host leaves out.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { parseUci } from 'chessops/util';
+import { start, uci } from './browser.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await start();
+  page = await browser.page('/embed-example.html');
+});
+after(async () => {
+  assert.deepEqual(browser.errors, [], 'no console errors');
+  await browser.close();
+});
+
+const FEN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+
+function assertLegal(fen, line) {
+  const best = line.split(' ')[1];
+  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  assert.ok(pos.isLegal(parseUci(best)), `${line} is legal in ${fen}`);
+}
+
+test('with Threads 2 the helpers search too, and the move is legal', async () => {
+  assert.ok(await page.evaluate(() => self.crossOriginIsolated), 'make serve and the tests send COOP/COEP');
+  const go = ['uci', 'setoption name Threads value 2', `position fen ${FEN}`, 'go depth 9'];
+  const lines = await uci(page, go, '^bestmove');
+  assert.match(lines[0], /wasm-relaxed-mt$/);
+  assert.ok(!lines.some((l) => l.startsWith('info string error')), lines.join('\n'));
+  assertLegal(FEN, lines.at(-1));
+  // One thread searches the same tree every time (the node-count test of
+  // engine.test.mjs); `nodes` counts every thread's, as Stockfish does, and
+  // helpers change the shared table, so with helpers the count differs.
+  const single = await uci(page, ['uci', 'setoption name Threads value 1', `position fen ${FEN}`, 'go depth 9'], '^bestmove');
+  const again = await uci(page, ['uci', 'setoption name Threads value 1', `position fen ${FEN}`, 'go depth 9'], '^bestmove');
+  const nodes = (ls) => Number(ls.findLast((l) => l.startsWith('info depth 9 ') && l.includes(' pv ')).match(/ nodes (\d+)/)[1]);
+  console.log(`depth 9: ${nodes(single)} nodes with one thread, ${nodes(lines)} with two`);
+  assert.equal(nodes(again), nodes(single), 'one thread is deterministic');
+  assert.notEqual(nodes(lines), nodes(single), 'the helpers searched');
+});
+
+test('a threaded search answers stop promptly and survives ucinewgame during the search', async () => {
+  const result = await page.evaluate(
+    (fen) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker('engine/worker.js', { type: 'module' });
+        const out = [];
+        const times = {};
+        let phase = 'first';
+        setTimeout(() => reject(new Error(`timeout: ${out.slice(-5).join(' | ')}`)), 60000);
+        worker.onmessage = ({ data }) => {
+          out.push(data);
+          if (data === 'uciok') {
+            worker.postMessage('setoption name Threads value 2');
+            worker.postMessage(`position fen ${fen}`);
+            worker.postMessage('go infinite');
+            // Mid-search: a new game, a new position and a new search.
+            setTimeout(() => {
+              worker.postMessage('ucinewgame');
+              worker.postMessage('position startpos moves e2e4');
+              worker.postMessage('go infinite');
+              setTimeout(() => {
+                phase = 'second';
+                times.stop = performance.now();
+                worker.postMessage('stop');
+              }, 1500);
+            }, 1000);
+          }
+          if (data.startsWith('bestmove') && phase === 'second') {
+            times.latency = performance.now() - times.stop;
+            worker.postMessage('isready');
+          }
+          if (data === 'readyok') {
+            worker.terminate();
+            resolve({ latency: times.latency, out });
+          }
+        };
+        worker.postMessage('uci');
+      }),
+    FEN,
+  );
+  const bestmoves = result.out.filter((l) => l.startsWith('bestmove'));
+  // ucinewgame ends the first search with its bestmove; stop ends the second.
+  assert.equal(bestmoves.length, 2, bestmoves.join(' | '));
+  assertLegal(FEN, bestmoves[0]);
+  assertLegal('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1', bestmoves[1]);
+  assert.ok(!result.out.some((l) => l.startsWith('info string error')), result.out.join('\n'));
+  console.log(`threads 2: stop answered in ${result.latency.toFixed(1)} ms`);
+  assert.ok(result.latency < 500, `stop answered in ${result.latency} ms`);
+});
+
+test('without cross-origin isolation the worker runs one thread and says why', async () => {
+  const plain = await start({ isolation: false });
+  try {
+    const p = await plain.page('/embed-example.html');
+    assert.equal(await p.evaluate(() => self.crossOriginIsolated), false);
+    const lines = await uci(p, ['uci', 'setoption name Threads value 2', 'position startpos', 'go depth 5'], '^bestmove');
+    assert.match(lines[0], /wasm-relaxed$/);
+    assert.ok(lines.includes('option name Threads type spin default 1 min 1 max 1'), lines.join('\n'));
+    assert.ok(
+      lines.includes('info string one thread: the page is not cross-origin isolated, so there is no shared memory for threads'),
+      lines.join('\n'),
+    );
+    assert.match(lines.at(-1), /^bestmove [a-h][1-8][a-h][1-8]/);
+    assert.deepEqual(plain.errors, []);
+  } finally {
+    await plain.close();
+  }
+});
+
+test('on a host without the headers, the site says one thread, then the service worker makes it isolated', async () => {
+  const plain = await start({ isolation: false });
+  try {
+    const p = await plain.page('/');
+    const status = () => p.evaluate(() => document.querySelector('#engine-status')?.textContent ?? '');
+    // Polls across the page's own reload.
+    const eventually = async (check, what) => {
+      for (let i = 0; i < 300; i++) {
+        try {
+          if (await check()) return;
+        } catch {
+          // The page is reloading.
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.fail(`timed out waiting for ${what}; status: ${await status().catch(() => '?')}`);
+    };
+    // The first visit, before the service worker controls the page: one thread.
+    // (The service worker may already have taken over and reloaded the page.)
+    const first = await status();
+    if (first.endsWith('ready') && !(await p.evaluate(() => self.crossOriginIsolated))) {
+      assert.match(first, /, one thread: the page is not cross-origin isolated, so there is no shared memory for threads, ready$/);
+      assert.equal(await p.evaluate(() => document.querySelector('#threads').disabled), true);
+    }
+    // Once it controls the page, the page reloads once and is isolated.
+    await eventually(() => p.evaluate(() => self.crossOriginIsolated && document.querySelector('#engine-status').textContent.endsWith('ready')), 'isolation');
+    assert.match(await status(), /wasm-relaxed-mt, up to \d+ threads, ready$/);
+    const options = await p.evaluate(() => [...document.querySelectorAll('#threads option')].map((o) => o.value));
+    assert.ok(options.length >= 2 || (await p.evaluate(() => navigator.hardwareConcurrency)) === 1, options.join(' '));
+    // The site plays with two threads.
+    await p.evaluate(() => window.deepchess.engine.send('setoption name Threads value 2'));
+    const { move } = await p.evaluate(() => window.deepchess.engine.bestMove('position startpos moves e2e4', 'go depth 6'));
+    assert.match(move, /^[a-h][1-8][a-h][1-8]$/);
+    assert.deepEqual(plain.errors, []);
+  } finally {
+    await plain.close();
+  }
+});
