@@ -50,6 +50,8 @@ WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-gl
 export DEEPCHESS_WASM_SIMD := $(WASM_SIMD)
 export DEEPCHESS_WASM_RELAXED := $(WASM_RELAXED)
 export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
+WASM_RELAXED_MT := $(TARGET_DIR)/wasm-relaxed-mt/$(WASM_TARGET)/release/deepchess_wasm.wasm
+export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 
 # The trainer is tested with burn's CPU backend (flex); the wgpu backend, the
 # default for desktop GPUs, is type-checked (`check-wgpu`): it compiles for
@@ -98,6 +100,9 @@ wasm-bench-builds:
 		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-scalar
 	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) \
 		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-relaxed
+	RUSTFLAGS="$(RELAXED_FLAGS) $(THREADS_FLAGS)" $(CARGO) +$(WASM_NIGHTLY) build -Z build-std=panic_abort,std \
+		-p deepchess-wasm --target $(WASM_TARGET) --release --no-default-features --features bench --locked \
+		--target-dir $(TARGET_DIR)/wasm-relaxed-mt
 
 ## Tools the browser build needs: the wasm32 target, wasm-bindgen-cli at the
 ## crate's exact version, and the npm packages (idempotent).

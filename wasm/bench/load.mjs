@@ -13,6 +13,11 @@ export const builds = {
     ?? resolve(target, 'wasm-relaxed/wasm32-unknown-unknown/release/deepchess_wasm.wasm'),
   scalar: process.env.DEEPCHESS_WASM_SCALAR
     ?? resolve(target, 'wasm-scalar/wasm32-unknown-unknown/release/deepchess_wasm.wasm'),
+  // The threaded build's kernels (atomics, shared memory, the nightly's
+  // rebuilt standard library): the same relaxed kernels, compiled for the
+  // browser's threaded builds.
+  relaxed_mt: process.env.DEEPCHESS_WASM_RELAXED_MT
+    ?? resolve(target, 'wasm-relaxed-mt/wasm32-unknown-unknown/release/deepchess_wasm.wasm'),
 };
 
 export const kernelNames = ['scalar', 'avx2', 'simd128', 'relaxed'];
@@ -36,9 +41,18 @@ export async function relaxedUnsupported() {
   return lane === -1200 ? null : `relaxed dot product wrong in this engine (node ${process.version}): ${lane}, not -1200`;
 }
 
+/**
+ * The imports a raw build needs: nothing, or for a threaded build the shared
+ * memory it imports (`env.memory`, up to the 4 GiB it declares).
+ */
+export function importsFor(module) {
+  const wantsMemory = WebAssembly.Module.imports(module).some((i) => i.kind === 'memory');
+  return wantsMemory ? { env: { memory: new WebAssembly.Memory({ initial: 256, maximum: 65536, shared: true }) } } : {};
+}
+
 /** Instantiates one build and returns its exports. */
 export async function load(build) {
-  const bytes = await readFile(builds[build]);
-  const { instance } = await WebAssembly.instantiate(bytes, {});
+  const module = await WebAssembly.compile(await readFile(builds[build]));
+  const instance = await WebAssembly.instantiate(module, importsFor(module));
   return instance.exports;
 }

@@ -63,17 +63,25 @@ test('the SIMD128 and scalar fallback builds play too, and every build searches 
   }
 });
 
-test('in chromium, the relaxed-SIMD and SIMD128 kernels equal the scalar oracle bit for bit', async () => {
+test('in chromium, the relaxed-SIMD and SIMD128 kernels equal the scalar oracle bit for bit, threaded build too', async () => {
   // The raw kernel builds of `make wasm-bench-builds`, as node runs them.
-  const builds = { simd128: process.env.DEEPCHESS_WASM_SIMD, relaxed: process.env.DEEPCHESS_WASM_RELAXED };
-  for (const [name, path] of Object.entries(builds)) {
+  const builds = [
+    ['simd128', 'simd128', process.env.DEEPCHESS_WASM_SIMD],
+    ['relaxed', 'relaxed', process.env.DEEPCHESS_WASM_RELAXED],
+    ['relaxed_mt', 'relaxed', process.env.DEEPCHESS_WASM_RELAXED_MT],
+  ];
+  for (const [name, kernel, path] of builds) {
     assert.ok(path && existsSync(path), `${name}: DEEPCHESS_WASM_* names a built module (make wasm-bench-builds)`);
     const result = await page.evaluate(async (bytes) => {
-      const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes), {});
+      const module = await WebAssembly.compile(new Uint8Array(bytes));
+      // A threaded build imports its shared memory (the page is cross-origin isolated).
+      const wantsMemory = WebAssembly.Module.imports(module).some((i) => i.kind === 'memory');
+      const memory = () => new WebAssembly.Memory({ initial: 256, maximum: 65536, shared: true });
+      const instance = await WebAssembly.instantiate(module, wantsMemory ? { env: { memory: memory() } } : {});
       const kernel = ['scalar', 'avx2', 'simd128', 'relaxed'][instance.exports.dc_kernel()];
       return { kernel, failures: [1, 2, 3].map((seed) => instance.exports.dc_selftest(500, seed)) };
     }, [...readFileSync(path)]);
-    assert.deepEqual(result, { kernel: name, failures: [0, 0, 0] });
+    assert.deepEqual(result, { kernel, failures: [0, 0, 0] }, name);
   }
 });
 
