@@ -100,8 +100,7 @@ wasm-bench-builds:
 		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-scalar
 	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) build -p deepchess-wasm --target $(WASM_TARGET) \
 		--release --no-default-features --features bench --locked --target-dir $(TARGET_DIR)/wasm-relaxed
-	RUSTFLAGS="$(RELAXED_FLAGS) $(THREADS_FLAGS)" $(CARGO) +$(WASM_NIGHTLY) build -Z build-std=panic_abort,std \
-		-p deepchess-wasm --target $(WASM_TARGET) --release --no-default-features --features bench --locked \
+	RUSTFLAGS="$(RELAXED_FLAGS) $(THREADS_FLAGS)" $(CARGO) $(BUILD_STD) --no-default-features --features bench \
 		--target-dir $(TARGET_DIR)/wasm-relaxed-mt
 
 ## Tools the browser build needs: the wasm32 target, wasm-bindgen-cli at the

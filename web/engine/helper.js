@@ -7,19 +7,19 @@
 //   → { glue, module, memory }   the build's wasm-bindgen JS, its module and memory
 //   → { task }                   a pointer from engine.takeHelperTasks()
 //   ← { nodes } after each task, or { error }
-let glue = null;
+/** Resolves to the build's glue, instantiated over the shared memory. */
 let ready = null;
 
 self.onmessage = ({ data }) => {
   if (data.glue) {
-    ready = import(data.glue).then((module) => {
-      module.initSync({ module: data.module, memory: data.memory });
-      glue = module;
+    ready = import(data.glue).then((glue) => {
+      glue.initSync({ module: data.module, memory: data.memory });
+      return glue;
     });
     ready.catch((error) => self.postMessage({ error: `helper start: ${error?.message ?? error}` }));
     return;
   }
-  ready.then(() => {
+  ready.then((glue) => {
     try {
       self.postMessage({ nodes: glue.runHelper(data.task) });
     } catch (error) {

@@ -1,5 +1,6 @@
 // Shared set-up for the browser tests: the built site (web/dist) served on a
 // free port, and Debian's chromium driven by playwright-core.
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,24 @@ export async function start({ webgpu = false, root = dist, isolation = true } = 
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test file's shared page: `start(options)`, then `path` opened (for its
+ * `before` hook).
+ */
+export async function openSite(path = '/', options = {}) {
+  const browser = await start(options);
+  return { browser, page: await browser.page(path) };
+}
+
+/** Fails if any page logged an error, and closes the browser and the server (a test file's `after` hook). */
+export async function closeChecked(browser) {
+  try {
+    assert.deepEqual(browser.errors, [], 'no console errors');
+  } finally {
+    await browser.close();
+  }
 }
 
 /**

@@ -6,18 +6,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
-import { dist, start, uci } from './browser.mjs';
+import { closeChecked, dist, openSite, uci } from './browser.mjs';
 
 let browser;
 let page;
-before(async () => {
-  browser = await start();
-  page = await browser.page('/embed-example.html');
-});
-after(async () => {
-  assert.deepEqual(browser.errors, [], 'no console errors');
-  await browser.close();
-});
+before(async () => ({ browser, page } = await openSite('/embed-example.html')));
+after(() => closeChecked(browser));
 
 function assertLegalAfterE4(lines) {
   const best = lines.at(-1).split(' ')[1];

@@ -3,19 +3,15 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { dist, shots, start, uci } from './browser.mjs';
+import { closeChecked, dist, openSite, shots, uci } from './browser.mjs';
 
 let browser;
 let page;
 before(async () => {
-  browser = await start();
-  page = await browser.page('/');
+  ({ browser, page } = await openSite('/'));
   await page.waitForFunction(() => document.querySelector('#engine-status').textContent.endsWith('ready'));
 });
-after(async () => {
-  assert.deepEqual(browser.errors, [], 'no console errors');
-  await browser.close();
-});
+after(() => closeChecked(browser));
 
 /** Clicks a square (`e2`) of the board, seen from White's side. */
 async function clickSquare(square) {

@@ -7,18 +7,12 @@ import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
-import { start, uci } from './browser.mjs';
+import { closeChecked, openSite, start, uci } from './browser.mjs';
 
 let browser;
 let page;
-before(async () => {
-  browser = await start();
-  page = await browser.page('/embed-example.html');
-});
-after(async () => {
-  assert.deepEqual(browser.errors, [], 'no console errors');
-  await browser.close();
-});
+before(async () => ({ browser, page } = await openSite('/embed-example.html')));
+after(() => closeChecked(browser));
 
 const FEN = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
 
