@@ -1,24 +1,18 @@
-//! The `deepchess` command's library: data pipeline, training (on burn, with
-//! the `flex` or `wgpu` feature), export, evaluation, the native UCI engine,
-//! benchmarks. The binary (`main.rs`) only parses arguments and dispatches.
+//! The `deepchess` command's library.
+//!
+//! - [`commands`]: one file per subcommand (its arguments and what it runs);
+//!   the binary (`main.rs`) only parses arguments and dispatches.
+//! - Domain code: [`data`] (PGN to training records, pairs and labels),
+//!   [`train`] (learners on burn, with the `flex` or `wgpu` feature, and the
+//!   utility head), [`play`] (engines, games, matches), [`eval`] (pair
+//!   accuracy, test suites, static understanding), [`network`] (which
+//!   network a command plays with).
 
 pub mod allocator;
-pub mod bench;
+pub mod commands;
 pub mod data;
-pub mod data_cli;
-pub mod datagen;
-pub mod encode;
-pub mod epd;
 pub mod eval;
-pub mod eval_cli;
-pub mod export;
-pub mod match_cli;
 pub mod network;
 pub mod play;
 #[cfg(feature = "train")]
 pub mod train;
-#[cfg(feature = "train")]
-pub mod train_cli;
-pub mod uci;
-pub mod understanding;
-pub mod utility;

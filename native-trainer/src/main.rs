@@ -1,7 +1,7 @@
 //! `deepchess`: the DeepChess command-line tool.
 
 use clap::{Parser, Subcommand};
-use deepchess_trainer::{bench, data_cli, datagen, encode, eval_cli, export, match_cli, uci};
+use deepchess_trainer::commands::{bench, data, datagen, encode, eval, export, r#match, uci};
 
 /// See `deepchess_trainer::allocator`.
 #[global_allocator]
@@ -25,20 +25,20 @@ enum Command {
     Bench(bench::Args),
     /// Build, inspect and sample training data.
     #[command(subcommand)]
-    Data(data_cli::Command),
+    Data(data::Command),
     /// Play engine-vs-engine games for training data (zstd PGN).
     Datagen(datagen::Args),
     /// Train networks (Siamese comparison network).
     #[cfg(feature = "train")]
     #[command(subcommand)]
-    Train(deepchess_trainer::train_cli::Command),
+    Train(deepchess_trainer::commands::train::Command),
     /// Quantize a float checkpoint into weights/deepchess-<hash>.dcnn.
     Export(export::Args),
     /// Play our engine against another UCI engine: W/D/L, Elo, PGN.
-    Match(match_cli::Args),
+    Match(r#match::Args),
     /// Measure a network.
     #[command(subcommand)]
-    Eval(eval_cli::Command),
+    Eval(eval::Command),
 }
 
 fn main() -> std::process::ExitCode {
@@ -48,13 +48,13 @@ fn main() -> std::process::ExitCode {
         Command::Encode(args) => encode::run(&args),
         Command::Uci(args) => uci::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Data(command) => data_cli::run(&command),
+        Command::Data(command) => data::run(&command),
         Command::Datagen(args) => datagen::run(&args),
         #[cfg(feature = "train")]
-        Command::Train(command) => deepchess_trainer::train_cli::run(&command),
+        Command::Train(command) => deepchess_trainer::commands::train::run(&command),
         Command::Export(args) => export::run(&args),
-        Command::Eval(command) => eval_cli::run(&command),
-        Command::Match(args) => match_cli::run(&args),
+        Command::Eval(command) => eval::run(&command),
+        Command::Match(args) => r#match::run(&args),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

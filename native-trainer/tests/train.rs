@@ -13,12 +13,13 @@ use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Color, Position, Role};
 use deepchess_core::{Features, Network, random};
 use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels, Sampling};
-use deepchess_trainer::eval;
+use deepchess_trainer::eval::accuracy;
 use deepchess_trainer::train::batch::Encoded;
 use deepchess_trainer::train::device::DeviceChoice;
 use deepchess_trainer::train::model::{Siamese, crelu, tensor_values};
-use deepchess_trainer::train::siamese::{self, Preset};
-use deepchess_trainer::train::{distill, pos2vec};
+use deepchess_trainer::train::preset::{self, Preset};
+use deepchess_trainer::train::runner::RunOptions;
+use deepchess_trainer::train::{distill, pos2vec, siamese};
 
 /// Material, White's minus Black's, in pawns (labels for the fixture only).
 fn balance(pos: &deepchess_core::shakmaty::Chess) -> i32 {
@@ -74,10 +75,15 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
 static TRAINING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn smoke_config(epochs: usize) -> siamese::SiameseConfig {
-    let mut config = Preset::Smoke.config();
-    config.epochs = epochs;
+    let mut config = preset::siamese(Preset::Smoke);
+    config.optim.epochs = epochs;
     config
 }
+
+/// A run from its start, without progress bars.
+const FRESH: RunOptions = RunOptions { resume: false, quiet: true, max_epochs: None };
+/// A resumed run.
+const RESUME: RunOptions = RunOptions { resume: true, quiet: true, max_epochs: None };
 
 #[test]
 fn smoke_run_learns_and_resumes_exactly() {
@@ -86,11 +92,11 @@ fn smoke_run_learns_and_resumes_exactly() {
     let data = dataset(dir.path());
 
     let full = dir.path().join("full");
-    let rows = siamese::train(smoke_config(3), &data, &full, DeviceChoice::Flex, false, true).unwrap();
+    let rows = siamese::train(smoke_config(3), &data, &full, DeviceChoice::Flex, &FRESH).unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance is 0.5; 2,000 validation pairs put one standard error near 0.011.
-    assert!(rows[2].val_accuracy > 0.6, "validation accuracy {:?}", rows[2].val_accuracy);
+    assert!(rows[2].val_accuracy.unwrap() > 0.6, "validation accuracy {:?}", rows[2].val_accuracy);
     for file in [
         "config.json",
         "metrics.csv",
@@ -104,17 +110,17 @@ fn smoke_run_learns_and_resumes_exactly() {
         assert!(full.join(file).exists(), "{file}");
     }
     let svg = std::fs::read_to_string(full.join("metrics.svg")).unwrap();
-    assert!(svg.contains("<svg") && svg.contains("pair accuracy"));
+    assert!(svg.contains("<svg") && svg.contains("accuracy"));
 
     // Interrupted after one epoch, then resumed: the same epochs and metrics.
     let resumed = dir.path().join("resumed");
-    siamese::train(smoke_config(1), &data, &resumed, DeviceChoice::Flex, false, true).unwrap();
+    siamese::train(smoke_config(1), &data, &resumed, DeviceChoice::Flex, &FRESH).unwrap();
     // The saved config (3 epochs in the original) governs a resumed run; here
     // the run was started with 1, so extend it the way a user would.
     let config =
         std::fs::read_to_string(resumed.join("config.json")).unwrap().replace("\"epochs\": 1", "\"epochs\": 3");
     std::fs::write(resumed.join("config.json"), config).unwrap();
-    let rows_resumed = siamese::train(smoke_config(3), &data, &resumed, DeviceChoice::Flex, true, true).unwrap();
+    let rows_resumed = siamese::train(smoke_config(3), &data, &resumed, DeviceChoice::Flex, &RESUME).unwrap();
     assert_eq!(rows_resumed.len(), 3);
     let metrics = |dir: &Path| -> Vec<String> {
         // Every column but the speed, which depends on the machine's load.
@@ -135,21 +141,15 @@ fn evaluation_and_blend_labels_train_and_are_saved() {
     // The fixture's evaluations are the material balance, which its results follow.
     for labels in [Labels::Evals, Labels::Blend] {
         let mut config = smoke_config(2);
-        config.labels = Some(LabelOptions { labels, eval_margin_cp: 150.0, ..LabelOptions::default() });
+        config.data.labels = LabelOptions { labels, eval_margin_cp: 150.0, ..LabelOptions::default() };
         let out = dir.path().join(format!("{labels:?}"));
-        let rows = siamese::train(config, &data, &out, DeviceChoice::Flex, false, true).unwrap();
+        let rows = siamese::train(config, &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
         // Validation is on (W, L) pairs whatever the labels: chance is 0.5.
-        assert!(rows[1].val_accuracy > 0.6, "{labels:?}: {rows:?}");
+        assert!(rows[1].val_accuracy.unwrap() > 0.6, "{labels:?}: {rows:?}");
         let saved = siamese::SiameseConfig::load(out.join("config.json")).unwrap();
-        let saved = saved.labels.unwrap();
+        let saved = saved.data.labels;
         assert_eq!((saved.labels, saved.eval_margin_cp), (labels, 150.0));
     }
-    // A config.json from before labels existed still loads, with the paper's labels.
-    let path = dir.path().join("Evals").join("config.json");
-    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    json.as_object_mut().unwrap().remove("labels");
-    std::fs::write(&path, json.to_string()).unwrap();
-    assert_eq!(siamese::SiameseConfig::load(&path).unwrap().labels, None);
 }
 
 #[test]
@@ -158,10 +158,11 @@ fn exported_network_matches_burn() {
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
     let run = dir.path().join("run");
-    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, false, true).unwrap();
+    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH).unwrap();
     let model = Siamese::new(&deepchess_core::Shape::distilled(), &Device::flex()).load_file(run.join("model.bpk"));
-    let float = deepchess_trainer::export::load_float(&run.join("model.dcnf")).unwrap();
-    let path = deepchess_trainer::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
+    let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
+    let path =
+        deepchess_trainer::commands::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
     let quantized = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
     assert!(path.file_name().unwrap().to_str().unwrap().starts_with("deepchess-"));
 
@@ -172,7 +173,7 @@ fn exported_network_matches_burn() {
     let a = encoded.batch((0..100).map(|i| (i, false)), &device);
     let b = encoded.batch((100..200).map(|i| (i, false)), &device);
     let logits = tensor_values(model.forward(&a, &b));
-    let features = eval::features(records);
+    let features = accuracy::features(records);
     let (mut worst_float, mut worst_quantized, mut total_quantized, mut agree) = (0f32, 0f32, 0f32, 0);
     for i in 0..100 {
         let (ea, eb) = (float.embed(&features[i]), float.embed(&features[100 + i]));
@@ -276,10 +277,15 @@ fn assert_same_metrics(a: &Path, b: &Path) {
     assert_eq!(a.len(), b.len(), "{a:?}\n{b:?}");
     assert_eq!(a[0], b[0]);
     for (x, y) in a[1..].iter().zip(&b[1..]) {
-        let parse = |l: &str| -> Vec<f64> { l.split(',').map(|v| v.parse().unwrap()).collect() };
+        // An empty cell is a figure the learner does not have.
+        let parse = |l: &str| -> Vec<Option<f64>> { l.split(',').map(|v| v.parse().ok()).collect() };
         let (x, y) = (parse(x), parse(y));
         let n = x.len() - 1;
-        assert!(x[..n].iter().zip(&y[..n]).all(|(p, q)| (p - q).abs() <= 1e-4), "{x:?}\n{y:?}");
+        let close = |p: &Option<f64>, q: &Option<f64>| match (p, q) {
+            (Some(p), Some(q)) => (p - q).abs() <= 1e-4,
+            (p, q) => p == q,
+        };
+        assert!(x[..n].iter().zip(&y[..n]).all(|(p, q)| close(p, q)), "{x:?}\n{y:?}");
     }
 }
 
@@ -288,40 +294,51 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
-    let config = || deepchess_trainer::train_cli::pos2vec_preset(Preset::Smoke).with_epochs_per_layer(2);
+    let config = || {
+        let mut config = preset::pos2vec(Preset::Smoke);
+        config.optim.epochs = 2;
+        config
+    };
 
     let full = dir.path().join("pos2vec");
-    let table = pos2vec::train(config(), &data, &full, DeviceChoice::Flex, false, true, None).unwrap();
+    let rows = pos2vec::train(config(), &data, &full, DeviceChoice::Flex, &FRESH).unwrap();
     // Three tower layers of the distilled shape, two epochs each.
-    assert_eq!(table.rows.len(), 6);
-    for layer in table.rows.chunks(2) {
-        assert!(layer[1][3] < layer[0][3], "each layer's loss falls: {:?}", table.rows);
+    assert_eq!(rows.len(), 6);
+    for (k, layer) in rows.chunks(2).enumerate() {
+        assert!(layer.iter().all(|r| r.phase == k + 1), "{rows:?}");
+        assert!(layer[1].train_loss < layer[0].train_loss, "each layer's loss falls: {rows:?}");
     }
     assert!(full.join("metrics.svg").exists() && full.join("model.bpk").exists());
 
-    // Stopped after 3 epochs (mid-way through layer 2), then resumed.
+    // Stopped after 2 epochs (at the end of layer 1), resumed for one (mid-way
+    // through layer 2), then resumed to the end.
     let resumed = dir.path().join("resumed");
-    let part = pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, false, true, Some(3)).unwrap();
-    assert_eq!(part.rows.len(), 3);
-    let rest = pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, true, true, None).unwrap();
-    assert_eq!(rest.rows.len(), 6);
+    let part =
+        pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, &RunOptions { max_epochs: Some(2), ..FRESH })
+            .unwrap();
+    assert_eq!(part.len(), 2);
+    let part =
+        pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, &RunOptions { max_epochs: Some(1), ..RESUME })
+            .unwrap();
+    assert_eq!(part.len(), 3);
+    let rest = pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, &RESUME).unwrap();
+    assert_eq!(rest.len(), 6);
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 
     // A Siamese run starts from the pretrained tower.
     let mut siamese_config = smoke_config(2);
     siamese_config.init = Some(full.display().to_string());
     let run = dir.path().join("siamese");
-    let rows = siamese::train(siamese_config, &data, &run, DeviceChoice::Flex, false, true).unwrap();
-    assert!(rows[1].val_accuracy > 0.6, "{rows:?}");
-    let float = deepchess_trainer::export::load_float(&run.join("model.dcnf")).unwrap();
+    let rows = siamese::train(siamese_config, &data, &run, DeviceChoice::Flex, &FRESH).unwrap();
+    assert!(rows[1].val_accuracy.unwrap() > 0.6, "{rows:?}");
+    let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
     assert!(float.description.contains("pretrained by Pos2Vec"), "{}", float.description);
 
     // A tower of another shape is refused.
-    let mut wrong = Preset::Quick.config();
-    wrong.tower = deepchess_core::Shape::full().tower().to_vec();
-    wrong.head = deepchess_core::Shape::full().head().to_vec();
+    let mut wrong = preset::siamese(Preset::Quick);
+    wrong.model = deepchess_trainer::train::config::ModelConfig::of(&deepchess_core::Shape::full());
     wrong.init = Some(full.display().to_string());
-    let err = siamese::train(wrong, &data, &dir.path().join("wrong"), DeviceChoice::Flex, false, true).unwrap_err();
+    let err = siamese::train(wrong, &data, &dir.path().join("wrong"), DeviceChoice::Flex, &FRESH).unwrap_err();
     assert!(err.to_string().contains("has the shape"), "{err}");
 }
 
@@ -331,37 +348,43 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
     let teacher = dir.path().join("teacher");
-    let rows = siamese::train(smoke_config(3), &data, &teacher, DeviceChoice::Flex, false, true).unwrap();
-    let teacher_accuracy = rows[2].val_accuracy;
+    let rows = siamese::train(smoke_config(3), &data, &teacher, DeviceChoice::Flex, &FRESH).unwrap();
+    let teacher_accuracy = rows[2].val_accuracy.unwrap();
 
-    let config = || deepchess_trainer::train_cli::distill_preset(Preset::Smoke, &teacher).with_feature_epochs(2);
+    let config = || {
+        let mut config = preset::distill(Preset::Smoke, &teacher);
+        config.features.epochs = 2;
+        config
+    };
     let full = dir.path().join("student");
-    let table = distill::train(config(), &data, &full, DeviceChoice::Flex, false, true, None).unwrap();
-    assert_eq!(table.rows.len(), 4);
+    let rows = distill::train(config(), &data, &full, DeviceChoice::Flex, &FRESH).unwrap();
+    assert_eq!(rows.len(), 4);
     // The features phase brings the student's embeddings toward the teacher's.
-    assert!(table.rows[1][3] < table.rows[0][3], "{:?}", table.rows);
+    assert!(rows[1].train_loss < rows[0].train_loss, "{rows:?}");
     // The outputs phase gives a student close to its teacher.
-    let student = table.rows[3][5];
+    let student = rows[3].val_accuracy.unwrap();
     assert!(student > 0.6 && student > teacher_accuracy - 0.1, "student {student}, teacher {teacher_accuracy}");
     assert!(full.join("best.dcnf").exists());
-    let float = deepchess_trainer::export::load_float(&full.join("best.dcnf")).unwrap();
+    let float = deepchess_trainer::commands::export::load_float(&full.join("best.dcnf")).unwrap();
     assert_eq!(float.shape(), &deepchess_core::Shape::distilled());
 
     let resumed = dir.path().join("resumed");
-    distill::train(config(), &data, &resumed, DeviceChoice::Flex, false, true, Some(3)).unwrap();
-    distill::train(config(), &data, &resumed, DeviceChoice::Flex, true, true, None).unwrap();
+    distill::train(config(), &data, &resumed, DeviceChoice::Flex, &RunOptions { max_epochs: Some(3), ..FRESH })
+        .unwrap();
+    distill::train(config(), &data, &resumed, DeviceChoice::Flex, &RESUME).unwrap();
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 }
 
 #[test]
 fn utility_head_fits_on_the_frozen_tower() {
-    use deepchess_trainer::utility::{self, Target, UtilityOptions};
+    use deepchess_trainer::train::utility::{self, Target, UtilityOptions};
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
     let run = dir.path().join("run");
-    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, false, true).unwrap();
-    let path = deepchess_trainer::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
+    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH).unwrap();
+    let path =
+        deepchess_trainer::commands::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
     let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
     let (train, val) = (Dataset::open(&data.join("train.bin")).unwrap(), Dataset::open(&data.join("val.bin")).unwrap());
     for target in [Target::Results, Target::Teacher, Target::Evals] {

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use deepchess_tests::binary::deepchess;
-use deepchess_trainer::epd::parse_case;
+use deepchess_trainer::eval::epd::parse_case;
 
 #[test]
 fn suite_is_scored() {

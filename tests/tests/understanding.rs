@@ -6,7 +6,7 @@ use std::process::Command;
 use deepchess_core::Features;
 use deepchess_core::shakmaty::{Chess, Color, Position};
 use deepchess_tests::binary::deepchess;
-use deepchess_trainer::understanding::{FEATURES, without};
+use deepchess_trainer::eval::understanding::{FEATURES, without};
 
 #[test]
 fn pairs_differ_in_one_feature() {

@@ -13,7 +13,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::pairs::PairSampler;
+use crate::data::pairs::{Pair, PairSampler};
 use crate::data::record::{Eval, Record};
 use crate::data::sampling::mix;
 
@@ -54,18 +54,6 @@ impl Default for LabelOptions {
             eval_scale_cp: 400.0,
         }
     }
-}
-
-/// A pair: record `better` is better for White than record `worse`, with
-/// probability `label` (1 for a hard label).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LabeledPair {
-    /// The position labelled better for White.
-    pub better: u32,
-    /// The other one.
-    pub worse: u32,
-    /// The probability that `better` is the better one.
-    pub label: f32,
 }
 
 /// Evaluations beyond this are mates or lost causes: clamped, so that a mate
@@ -144,13 +132,11 @@ impl LabelSampler {
 
     /// `count` pairs for `epoch`: the same for the same seed and epoch. With
     /// results and blend labels, the same pairs as the results' sampler.
-    pub fn epoch(&self, epoch: u64, count: usize) -> Vec<LabeledPair> {
+    pub fn epoch(&self, epoch: u64, count: usize) -> Vec<Pair> {
         match self.options.labels {
-            Labels::Results => self
-                .results
-                .epoch(epoch, count)
-                .map(|(better, worse)| LabeledPair { better, worse, label: 1.0 })
-                .collect(),
+            Labels::Results => {
+                self.results.epoch(epoch, count).map(|(better, worse)| Pair::new(better, worse)).collect()
+            }
             Labels::Blend => {
                 let LabelOptions { blend_lambda: lambda, eval_scale_cp: scale, .. } = self.options;
                 self.results
@@ -162,7 +148,7 @@ impl LabelSampler {
                         } else {
                             lambda + (1.0 - lambda) * eval_probability(f64::from(a - b), scale)
                         };
-                        LabeledPair { better, worse, label: label as f32 }
+                        Pair { label: label as f32, ..Pair::new(better, worse) }
                     })
                     .collect()
             }
@@ -170,7 +156,7 @@ impl LabelSampler {
         }
     }
 
-    fn eval_pairs(&self, epoch: u64, count: usize) -> Vec<LabeledPair> {
+    fn eval_pairs(&self, epoch: u64, count: usize) -> Vec<Pair> {
         let n = self.evaluated.len();
         if n < 2 {
             return Vec::new();
@@ -195,7 +181,7 @@ impl LabelSampler {
                 continue;
             }
             let (better, worse) = if difference > 0.0 { (i, j) } else { (j, i) };
-            pairs.push(LabeledPair { better: self.evaluated[better], worse: self.evaluated[worse], label: 1.0 });
+            pairs.push(Pair::new(self.evaluated[better], self.evaluated[worse]));
         }
         pairs
     }

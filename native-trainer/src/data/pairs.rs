@@ -7,6 +7,47 @@ use rand::{Rng, SeedableRng};
 use crate::data::record::{GameResult, Record};
 use crate::data::sampling::mix;
 
+/// A pair of records, the one type for training, validation and
+/// evaluation: record `better` is better for White than record `worse`
+/// with probability `label` (1 for a hard label; with the paper's labels
+/// `better` is from a game White won and `worse` from a game Black won).
+///
+/// `swap` shows the pair to a network worse side first; `mirror` takes both
+/// positions' colour mirror images. The mirror image of a position good for
+/// White is good for Black, so a mirrored pair is (mirror(worse),
+/// mirror(better)): it doubles the data and teaches the symmetry of chess.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair {
+    /// The record labelled better for White.
+    pub better: u32,
+    /// The other record.
+    pub worse: u32,
+    /// The probability that `better` is the better one.
+    pub label: f32,
+    /// The (possibly mirrored) worse side comes first.
+    pub swap: bool,
+    /// Use the mirror images.
+    pub mirror: bool,
+}
+
+impl Pair {
+    /// A hard-labelled pair, better side first, not mirrored.
+    pub fn new(better: u32, worse: u32) -> Pair {
+        Pair { better, worse, label: 1.0, swap: false, mirror: false }
+    }
+
+    /// The records in the order a network sees them, each with whether it is
+    /// mirrored: the side better for White (after mirroring) first, unless `swap`.
+    pub fn ordered(&self) -> [(u32, bool); 2] {
+        let sides = if self.mirror {
+            [(self.worse, true), (self.better, true)]
+        } else {
+            [(self.better, false), (self.worse, false)]
+        };
+        if self.swap { [sides[1], sides[0]] } else { sides }
+    }
+}
+
 /// Draws random (W, L) pairs of record indices. With 10⁶ positions on each
 /// side there are 10¹² possible pairs, so every epoch sees new ones (the
 /// paper's protocol).

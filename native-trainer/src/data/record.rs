@@ -3,6 +3,7 @@
 use std::num::NonZeroU32;
 
 use bytemuck::{Pod, Zeroable};
+use deepchess_core::Features;
 use deepchess_core::shakmaty::packed::{PackedSetup, PackedUciMove};
 use deepchess_core::shakmaty::uci::UciMove;
 use deepchess_core::shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
@@ -113,6 +114,13 @@ impl Record {
         setup.halfmoves = u32::from(self.halfmoves);
         setup.fullmoves = NonZeroU32::new(u32::from(self.ply) / 2 + 1).unwrap_or(NonZeroU32::MIN);
         Chess::from_setup(setup, CastlingMode::Chess960).ok()
+    }
+
+    /// The position's 773 input bits: the one way training, validation and
+    /// evaluation encode a record (a damaged record encodes as the starting
+    /// position, which no pair's label depends on).
+    pub fn features(&self) -> Features {
+        self.position().map_or_else(|| Features::from_position(&Chess::default()), |p| Features::from_position(&p))
     }
 
     /// The move played, in UCI notation.

@@ -10,7 +10,7 @@ use deepchess_core::shakmaty::{Chess, Color, Move, Position};
 use deepchess_core::uci::uci_move;
 
 use crate::data::GameResult;
-use crate::play::engine::Engine;
+use crate::play::engine::{Engine, GoLimit};
 
 /// How long each side may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -154,25 +154,18 @@ pub fn play(
         let turn = pos.turn();
         let side = usize::from(turn == Color::Black);
         let engine = if turn == Color::White { &mut *white } else { &mut *black };
-        let (go, limit) = match tc {
-            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t + HANG_SLACK),
-            TimeControl::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(60)),
-            TimeControl::Clock { increment, .. } => (
-                format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    clocks[0].as_millis(),
-                    clocks[1].as_millis(),
-                    increment.as_millis(),
-                    increment.as_millis()
-                ),
-                clocks[side] + HANG_SLACK,
-            ),
+        let (limit, timeout) = match tc {
+            TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + HANG_SLACK),
+            TimeControl::Nodes(n) => (GoLimit::Nodes(n), Duration::from_secs(60)),
+            TimeControl::Clock { increment, .. } => {
+                (GoLimit::Clock { white: clocks[0], black: clocks[1], increment }, clocks[side] + HANG_SLACK)
+            }
         };
         let texts: Vec<String> = moves.iter().map(|&m| uci_move(m).to_string()).collect();
         let loser = |termination| {
             (if turn == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins }, termination)
         };
-        let (text, elapsed) = match engine.ready().and_then(|()| engine.best_move(&texts, &go, limit)) {
+        let (text, elapsed) = match engine.ready().and_then(|()| engine.best_move(&texts, &limit, timeout)) {
             Ok(answer) => answer,
             Err(err) => {
                 let (result, termination) = loser(Termination::EngineFailure(turn, err.to_string()));

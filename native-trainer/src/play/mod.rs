@@ -6,3 +6,5 @@ pub mod game;
 pub mod match_log;
 pub mod openings;
 pub mod stats;
+pub mod uci;
+pub mod xboard;

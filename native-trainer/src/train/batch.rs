@@ -4,7 +4,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::Features;
 use deepchess_core::arch::{INPUTS, MAX_ACTIVE};
 
-use crate::data::Record;
+use crate::data::{Pair, Record};
 use crate::train::model::{PAD_INDEX, Positions};
 
 /// Every record's active bits, encoded once.
@@ -15,14 +15,7 @@ pub struct Encoded {
 impl Encoded {
     /// Encodes `records` (a damaged record becomes an empty position).
     pub fn new(records: &[Record]) -> Encoded {
-        let features = records
-            .iter()
-            .map(|r| {
-                r.position()
-                    .map_or_else(|| Features::from_position(&Default::default()), |p| Features::from_position(&p))
-            })
-            .collect();
-        Encoded { features }
+        Encoded { features: records.iter().map(Record::features).collect() }
     }
 
     /// Positions `indices` as a batch; `true` takes a position's mirror
@@ -74,35 +67,10 @@ pub struct PairBatch {
     pub classes: Vec<u8>,
 }
 
-/// A training pair: a White-win and a Black-win record, whether the
-/// Black-win side comes first, and whether the pair is mirrored.
-///
-/// Mirroring swaps the colours: the mirror of a Black-win position is a
-/// White-win position and the other way round, so a mirrored pair is
-/// (mirror(L), mirror(W)). It doubles the data and teaches the symmetry of
-/// chess.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TrainPair {
-    /// The record labelled better for White (with results labels, from a game White won).
-    pub white_win: u32,
-    /// The other record (with results labels, from a game Black won).
-    pub black_win: u32,
-    /// The probability that `white_win` is the better one (1 for the paper's pairs).
-    pub label: f32,
-    /// The (possibly mirrored) Black-win side comes first.
-    pub swap: bool,
-    /// Use the mirror images.
-    pub mirror: bool,
-}
-
 /// Orders each pair and builds the tensors.
-pub fn pair_batch(encoded: &Encoded, pairs: &[TrainPair], device: &Device) -> PairBatch {
-    // The White-win side of the pair as given to the network, then the Black-win side.
-    let sides = |p: &TrainPair| {
-        if p.mirror { ((p.black_win, true), (p.white_win, true)) } else { ((p.white_win, false), (p.black_win, false)) }
-    };
-    let first = encoded.batch(pairs.iter().map(|p| if p.swap { sides(p).1 } else { sides(p).0 }), device);
-    let second = encoded.batch(pairs.iter().map(|p| if p.swap { sides(p).0 } else { sides(p).1 }), device);
+pub fn pair_batch(encoded: &Encoded, pairs: &[Pair], device: &Device) -> PairBatch {
+    let first = encoded.batch(pairs.iter().map(|p| p.ordered()[0]), device);
+    let second = encoded.batch(pairs.iter().map(|p| p.ordered()[1]), device);
     let classes: Vec<u8> = pairs.iter().map(|p| u8::from(p.swap)).collect();
     // Class 0: the better side first. A soft label splits the target between the classes.
     let soft: Vec<f32> = pairs
@@ -127,7 +95,7 @@ mod tests {
         let records: Vec<Record> =
             (0..2).map(|g| Record::new(&pos, played, 10, GameResult::WhiteWins, None, g)).collect();
         let encoded = Encoded::new(&records);
-        let pair = |swap, label| TrainPair { white_win: 0, black_win: 1, label, swap, mirror: false };
+        let pair = |swap, label| Pair { label, swap, ..Pair::new(0, 1) };
         let batch = pair_batch(&encoded, &[pair(false, 0.75), pair(true, 0.75), pair(false, 1.0)], &Device::flex());
         let target = batch.target.into_data().try_to_vec::<f32>().unwrap();
         assert_eq!(target, [0.75, 0.25, 0.25, 0.75, 1.0, 0.0]);

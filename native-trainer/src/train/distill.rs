@@ -11,236 +11,218 @@
 //! `best.dcnf` (best validation accuracy) for `deepchess export`.
 
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::Context;
 use burn::config::Config;
 use burn::module::Module;
-use burn::optim::GradientsParams;
 use burn::tensor::activation::{log_softmax, softmax};
-use deepchess_core::{Network, Shape};
-use indicatif::{ProgressBar, ProgressStyle};
+use deepchess_core::{Features, Network, Shape};
 
-use crate::data::{LabelOptions, mix};
-use crate::eval;
+use crate::data::{Pair, mix};
+use crate::eval::accuracy;
 use crate::train::batch::{Encoded, pair_batch};
+use crate::train::config::{DataConfig, ModelConfig};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
-use crate::train::model::{Siamese, fresh};
-use crate::train::run::{RunDir, state_field};
-use crate::train::siamese::{OptimizerKind, SiameseConfig, optimizer};
-use crate::train::table::Table;
+use crate::train::learner::{Learner, Loss, Phase, Validation};
+use crate::train::metrics::EpochRow;
+use crate::train::model::Siamese;
+use crate::train::optim::OptimConfig;
+use crate::train::run::RunDir;
+use crate::train::runner::{self, RunOptions};
+use crate::train::siamese::SiameseConfig;
 
-/// Hyperparameters of a distillation run, saved as `config.json`.
+/// The features phase: the student's tower learns the teacher's embedding.
+#[derive(Config, Debug)]
+pub struct FeaturesConfig {
+    /// Epochs.
+    #[config(default = 3)]
+    pub epochs: usize,
+    /// Positions per epoch.
+    #[config(default = 500_000)]
+    pub positions_per_epoch: usize,
+}
+
+/// A distillation run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
 pub struct DistillConfig {
     /// The teacher: a `train siamese` run directory (its `model.bpk`).
     pub teacher: String,
-    /// The student's tower widths, from 773; its embedding must be as wide
-    /// as the teacher's.
-    pub tower: Vec<usize>,
-    /// The student's head widths, to 2.
-    pub head: Vec<usize>,
-    /// Epochs of the features phase.
-    #[config(default = 3)]
-    pub feature_epochs: usize,
-    /// Positions per features epoch.
-    #[config(default = 500_000)]
-    pub positions_per_epoch: usize,
-    /// Epochs of the outputs phase.
-    #[config(default = 10)]
-    pub epochs: usize,
-    /// Pairs per outputs epoch.
-    #[config(default = 1_000_000)]
-    pub pairs_per_epoch: usize,
-    /// Positions or pairs per step.
-    #[config(default = 1024)]
-    pub batch_size: usize,
-    /// Learning rate of each phase's first epoch.
-    #[config(default = 0.002)]
-    pub learning_rate: f64,
-    /// Factor applied to the learning rate after each epoch.
-    #[config(default = 0.95)]
-    pub lr_decay: f64,
-    /// Optimizer.
-    #[config(default = "OptimizerKind::Adam")]
-    pub optimizer: OptimizerKind,
-    /// Fraction of training pairs replaced by their colour mirror images.
-    #[config(default = 0.5)]
-    pub mirror: f64,
-    /// Fixed validation pairs scored after each epoch.
-    #[config(default = 20_000)]
-    pub val_pairs: usize,
-    /// Seed of the samples and the student's initial weights.
-    #[config(default = 2016)]
-    pub seed: u64,
+    /// The student's shape; its embedding must be as wide as the teacher's.
+    pub model: ModelConfig,
+    /// The outputs phase's epochs, and both phases' batch and optimizer.
+    pub optim: OptimConfig,
+    /// Pairs per outputs epoch, mirroring, validation pairs, seed.
+    pub data: DataConfig,
+    /// The features phase.
+    pub features: FeaturesConfig,
 }
 
-/// The metrics table's columns; phase 1 is features, 2 is outputs.
-pub const COLUMNS: [&str; 7] = ["epoch", "phase", "lr", "train_loss", "val_loss", "val_accuracy", "items_per_second"];
+/// One item of a distillation epoch.
+#[derive(Clone, Copy, Debug)]
+pub enum Item {
+    /// A position (features phase).
+    Position(u32),
+    /// A pair (outputs phase).
+    Pair(Pair),
+}
 
-/// `max_epochs` ends the call after that many epochs, however far the run
-/// is: `--resume` continues it later.
-///
+/// Phase indices.
+const FEATURES: usize = 0;
+
+/// The distillation learner: the student is the trained model, the teacher
+/// is fixed.
+pub struct DistillLearner {
+    config: DistillConfig,
+    inputs: Inputs,
+    teacher: Siamese,
+    val_encoded: Encoded,
+    val_pairs: Vec<Pair>,
+    val_positions: Vec<u32>,
+    val_features: Vec<Features>,
+}
+
+impl DistillLearner {
+    /// Opens the dataset directory `data` and the teacher for `config`.
+    pub fn new(config: DistillConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+        let seed = config.data.seed;
+        let inputs = Inputs::open(data, device, Default::default(), seed, quiet)?;
+        let teacher_run = RunDir::create(Path::new(&config.teacher))?;
+        let teacher_config = SiameseConfig::load(teacher_run.path("config.json"))
+            .context("the teacher must be a `train siamese` run")?;
+        let teacher_shape = teacher_config.model.shape()?;
+        let teacher = teacher_run.load_module("model", Siamese::new(&teacher_shape, &inputs.device))?.no_grad();
+        let student_shape = config.model.shape()?;
+        anyhow::ensure!(
+            student_shape.embedding() == teacher_shape.embedding(),
+            "the student's embedding ({}) must be as wide as the teacher's ({})",
+            student_shape.embedding(),
+            teacher_shape.embedding()
+        );
+        let val_encoded = Encoded::new(inputs.val.records());
+        let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
+        let val_positions: Vec<u32> = val_pairs.iter().flat_map(|p| [p.better, p.worse]).take(20_000).collect();
+        let val_features = accuracy::features(inputs.val.records());
+        Ok(DistillLearner { config, inputs, teacher, val_encoded, val_pairs, val_positions, val_features })
+    }
+
+    fn shape(&self) -> anyhow::Result<Shape> {
+        self.config.model.shape()
+    }
+}
+
+impl Learner for DistillLearner {
+    type Model = Siamese;
+    type Item = Item;
+
+    fn phases(&self) -> Vec<Phase> {
+        let features = self.config.optim.clone().with_epochs(self.config.features.epochs);
+        vec![
+            Phase { name: "features".into(), unit: "positions", optim: features },
+            Phase { name: "outputs".into(), unit: "pairs", optim: self.config.optim.clone() },
+        ]
+    }
+
+    fn loss_name(&self) -> &'static str {
+        "MSE (features), cross-entropy (outputs)"
+    }
+
+    fn init(&self, resumed: bool) -> anyhow::Result<Siamese> {
+        if !resumed {
+            self.inputs.device.seed(self.config.data.seed);
+        }
+        Ok(Siamese::new(&self.shape()?, &self.inputs.device))
+    }
+
+    fn epoch(&self, phase: usize, epoch: usize) -> Vec<Item> {
+        let data = &self.config.data;
+        if phase == FEATURES {
+            let positions =
+                self.inputs.epoch_positions(mix(0xd157, epoch as u64), self.config.features.positions_per_epoch);
+            positions.into_iter().map(Item::Position).collect()
+        } else {
+            self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed).into_iter().map(Item::Pair).collect()
+        }
+    }
+
+    fn loss(&self, student: &Siamese, _phase: usize, batch: &[Item]) -> Loss {
+        let (encoded, device) = (&self.inputs.encoded, &self.inputs.device);
+        let positions: Vec<u32> =
+            batch.iter().filter_map(|i| if let Item::Position(p) = i { Some(*p) } else { None }).collect();
+        let pairs: Vec<Pair> =
+            batch.iter().filter_map(|i| if let Item::Pair(p) = i { Some(*p) } else { None }).collect();
+        let loss = if pairs.is_empty() {
+            let batch = encoded.batch(positions.iter().map(|&i| (i, false)), device);
+            let target = self.teacher.embed(&batch).detach();
+            let error = student.embed(&batch) - target;
+            error.clone().mul(error).mean()
+        } else {
+            let batch = pair_batch(encoded, &pairs, device);
+            let soft = softmax(self.teacher.forward(&batch.first, &batch.second).detach(), 1);
+            let logits = student.forward(&batch.first, &batch.second);
+            log_softmax(logits, 1).mul(soft).sum_dim(1).mean().neg()
+        };
+        Loss { loss, correct: None }
+    }
+
+    fn constrain(&self, model: Siamese) -> Siamese {
+        model.clip()
+    }
+
+    fn validate(&self, student: &Siamese, phase: usize, detail: bool) -> anyhow::Result<Validation> {
+        let float = student.to_float();
+        let (accuracy, pair_loss) = accuracy::float_accuracy(&float, &self.val_features, &self.val_pairs);
+        let loss = if phase == FEATURES {
+            let scoring = student.clone().no_grad();
+            let mut sum = 0f64;
+            for chunk in self.val_positions.chunks(1024) {
+                let batch = self.val_encoded.batch(chunk.iter().map(|&i| (i, false)), &self.inputs.device);
+                let error = scoring.embed(&batch) - self.teacher.embed(&batch);
+                sum += f64::from(error.clone().mul(error).mean().into_scalar::<f32>()) * chunk.len() as f64;
+            }
+            sum / self.val_positions.len().max(1) as f64
+        } else {
+            pair_loss
+        };
+        let detail = if detail {
+            let quantized = Network::from_bytes(&float.to_bytes())?;
+            let q = accuracy::quantized_accuracy(&quantized, self.inputs.val.records(), &self.val_pairs);
+            Some(format!("validation accuracy, quantized: {q:.4}"))
+        } else {
+            None
+        };
+        Ok(Validation { loss, accuracy: Some(accuracy), detail })
+    }
+
+    fn save(&self, run: &RunDir, student: &Siamese, rows: &[EpochRow]) -> anyhow::Result<()> {
+        let done = rows.len();
+        let last = rows.last().and_then(|r| r.val_accuracy).unwrap_or(0.0);
+        let mut float = student.to_float();
+        float.description = format!(
+            "DeepChess distilled from {}; {} feature and {} output epochs; validation accuracy {:.4}",
+            self.config.teacher,
+            done.min(self.config.features.epochs),
+            done.saturating_sub(self.config.features.epochs),
+            last
+        );
+        // The best output-phase epoch by validation accuracy is kept as best.dcnf.
+        let outputs = |r: &&EpochRow| r.phase == FEATURES + 2;
+        let best = rows.iter().filter(outputs).filter_map(|r| r.val_accuracy).fold(f64::MIN, f64::max);
+        let is_best = rows.last().is_some_and(|r| outputs(&r) && r.val_accuracy.is_some_and(|a| a >= best));
+        run.save_float(&float.to_float_bytes(), is_best)
+    }
+}
+
 /// Trains (or resumes) a distillation run in `out`. Returns the metrics.
 pub fn train(
     config: DistillConfig,
     data: &Path,
     out: &Path,
-    device_choice: DeviceChoice,
-    resume: bool,
-    quiet: bool,
-    max_epochs: Option<usize>,
-) -> anyhow::Result<Table> {
+    device: DeviceChoice,
+    options: &RunOptions,
+) -> anyhow::Result<Vec<EpochRow>> {
     let run = RunDir::create(out)?;
-    let state = if resume { run.state()? } else { None };
-    let config = if state.is_some() { DistillConfig::load(run.path("config.json"))? } else { config };
-    let inputs = Inputs::open(data, device_choice, LabelOptions::default(), config.seed, quiet)?;
-    let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
-    let teacher_run = RunDir::create(Path::new(&config.teacher))?;
-    let teacher_config =
-        SiameseConfig::load(teacher_run.path("config.json")).context("the teacher must be a `train siamese` run")?;
-    let teacher_shape = Shape::new(&teacher_config.tower, &teacher_config.head)?;
-    let teacher = teacher_run.load_module("model", Siamese::new(&teacher_shape, device))?.no_grad();
-    let student_shape = Shape::new(&config.tower, &config.head)?;
-    anyhow::ensure!(
-        student_shape.embedding() == teacher_shape.embedding(),
-        "the student's embedding ({}) must be as wide as the teacher's ({})",
-        student_shape.embedding(),
-        teacher_shape.embedding()
-    );
-
-    let val_encoded = Encoded::new(val_set.records());
-    let val_pairs = eval::pairs(val_set.records(), config.val_pairs, config.seed ^ 1);
-    let val_positions: Vec<u32> = val_pairs.iter().flat_map(|&(w, l, _)| [w, l]).take(20_000).collect();
-    let val_features = eval::features(val_set.records());
-
-    let (mut student, mut table, mut done) = match &state {
-        Some(state) => {
-            let done = state_field(state, "epochs_done")?;
-            let student = run.load_module("model", Siamese::new(&student_shape, device))?;
-            let table = Table::read(&run.path("metrics.csv"), &COLUMNS, done)?;
-            anyhow::ensure!(table.rows.len() == done, "metrics.csv has {} epochs, state.json {done}", table.rows.len());
-            (student, table, done)
-        }
-        None => {
-            device.seed(config.seed);
-            config.save(run.path("config.json"))?;
-            (Siamese::new(&student_shape, device), Table::new(&COLUMNS), 0)
-        }
-    };
-
-    let total = config.feature_epochs + config.epochs;
-    let mut optim = optimizer(config.optimizer, 0.0);
-    if done > 0 && done != config.feature_epochs {
-        optim = run.load_optimizer("optimizer", optim)?;
-    }
-    let stop = done.saturating_add(max_epochs.unwrap_or(usize::MAX)).min(total);
-    while done < stop {
-        let features_phase = done < config.feature_epochs;
-        if done == config.feature_epochs {
-            optim = optimizer(config.optimizer, 0.0); // a fresh optimizer for the new objective
-        }
-        let epoch = if features_phase { done } else { done - config.feature_epochs };
-        let lr = config.learning_rate * config.lr_decay.powi(epoch as i32);
-        let progress = ProgressBar::hidden();
-        if !quiet {
-            progress.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        progress.set_style(
-            ProgressStyle::with_template("{prefix} {bar:30} {pos}/{len} {per_sec} {msg}").expect("a valid template"),
-        );
-        let start = Instant::now();
-        let (mut loss_sum, mut seen) = (0f64, 0usize);
-        if features_phase {
-            progress.set_prefix(format!("features {}/{}", epoch + 1, config.feature_epochs));
-            let positions = inputs.epoch_positions(mix(0xd157, epoch as u64), config.positions_per_epoch);
-            progress.set_length(positions.len() as u64);
-            for chunk in positions.chunks(config.batch_size.max(1)) {
-                let batch = encoded.batch(chunk.iter().map(|&i| (i, false)), device);
-                let target = teacher.embed(&batch).detach();
-                let error = student.embed(&batch) - target;
-                let loss = error.clone().mul(error).mean();
-                let grads = GradientsParams::from_grads(loss.backward(), &student);
-                loss_sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
-                student = fresh(optim.step(lr, student, grads).clip());
-                seen += chunk.len();
-                progress.inc(chunk.len() as u64);
-                progress.set_message(format!("mse {:.5}", loss_sum / seen as f64));
-            }
-        } else {
-            progress.set_prefix(format!("outputs {}/{}", epoch + 1, config.epochs));
-            let pairs = inputs.epoch_pairs(epoch, config.pairs_per_epoch, config.mirror, config.seed);
-            progress.set_length(pairs.len() as u64);
-            for chunk in pairs.chunks(config.batch_size.max(1)) {
-                let batch = pair_batch(encoded, chunk, device);
-                let soft = softmax(teacher.forward(&batch.first, &batch.second).detach(), 1);
-                let logits = student.forward(&batch.first, &batch.second);
-                let loss = log_softmax(logits, 1).mul(soft).sum_dim(1).mean().neg();
-                let grads = GradientsParams::from_grads(loss.backward(), &student);
-                loss_sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
-                student = fresh(optim.step(lr, student, grads).clip());
-                seen += chunk.len();
-                progress.inc(chunk.len() as u64);
-                progress.set_message(format!("loss {:.4}", loss_sum / seen as f64));
-            }
-        }
-        let seconds = start.elapsed().as_secs_f64();
-        progress.finish_and_clear();
-
-        let float = student.to_float();
-        let scoring = student.clone().no_grad();
-        let (val_accuracy, pair_loss) = eval::float_accuracy(&float, &val_features, &val_pairs);
-        let val_loss = if features_phase {
-            let mut sum = 0f64;
-            for chunk in val_positions.chunks(1024) {
-                let batch = val_encoded.batch(chunk.iter().map(|&i| (i, false)), device);
-                let error = scoring.embed(&batch) - teacher.embed(&batch);
-                sum += f64::from(error.clone().mul(error).mean().into_scalar::<f32>()) * chunk.len() as f64;
-            }
-            sum / val_positions.len().max(1) as f64
-        } else {
-            pair_loss
-        };
-        let row = vec![
-            (done + 1) as f64,
-            if features_phase { 1.0 } else { 2.0 },
-            lr,
-            loss_sum / seen.max(1) as f64,
-            val_loss,
-            val_accuracy,
-            seen as f64 / seconds.max(1e-9),
-        ];
-        if !quiet {
-            let quantized = Network::from_bytes(&float.to_bytes())?;
-            let q = eval::quantized_accuracy(&quantized, val_set.records(), &val_pairs);
-            eprintln!(
-                "{} epoch {}: train loss {:.5}, validation loss {:.5}, accuracy {:.4} (quantized {q:.4})",
-                if features_phase { "features" } else { "outputs" },
-                epoch + 1,
-                row[3],
-                row[4],
-                row[5]
-            );
-        }
-        table.rows.push(row);
-        done += 1;
-
-        let mut float = float;
-        float.description = format!(
-            "DeepChess distilled from {}; {} feature and {} output epochs; validation accuracy {:.4}",
-            config.teacher,
-            done.min(config.feature_epochs),
-            done.saturating_sub(config.feature_epochs),
-            val_accuracy
-        );
-        run.save_module("model", &student)?;
-        run.save_optimizer("optimizer", &optim)?;
-        // The best output-phase epoch by validation accuracy is kept as best.dcnf.
-        let best = table.rows.iter().filter(|r| r[1] == 2.0).map(|r| r[5]).fold(f64::MIN, f64::max);
-        run.save_float(&float.to_float_bytes(), !features_phase && val_accuracy >= best)?;
-        table.write(run.dir(), "metrics", &["train_loss", "val_loss", "val_accuracy"], "loss, accuracy")?;
-        run.set_state(serde_json::json!({ "epochs_done": done }))?;
-    }
-    Ok(table)
+    let config = run.config(config, options.resume)?;
+    let learner = DistillLearner::new(config, data, device, options.quiet)?;
+    runner::train(&learner, &run, options)
 }

@@ -7,8 +7,8 @@ use burn::tensor::Device;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{Dataset, LabelOptions, LabelSampler, Labels, mix};
-use crate::train::batch::{Encoded, TrainPair};
+use crate::data::{Dataset, LabelOptions, LabelSampler, Labels, Pair, mix};
+use crate::train::batch::Encoded;
 use crate::train::device::{self, DeviceChoice};
 
 /// A training command's inputs.
@@ -59,18 +59,12 @@ impl Inputs {
 
     /// An epoch's training pairs: fresh labelled pairs, each in random
     /// order, a `mirror` share of them mirrored, all decided by `seed` and `epoch`.
-    pub fn epoch_pairs(&self, epoch: usize, count: usize, mirror: f64, seed: u64) -> Vec<TrainPair> {
+    pub fn epoch_pairs(&self, epoch: usize, count: usize, mirror: f64, seed: u64) -> Vec<Pair> {
         let mut rng = SmallRng::seed_from_u64(mix(seed, epoch as u64 + 0x5a5a));
         self.sampler
             .epoch(epoch as u64, count)
             .into_iter()
-            .map(|pair| TrainPair {
-                white_win: pair.better,
-                black_win: pair.worse,
-                label: pair.label,
-                swap: rng.random_bool(0.5),
-                mirror: rng.random_bool(mirror.clamp(0.0, 1.0)),
-            })
+            .map(|pair| Pair { swap: rng.random_bool(0.5), mirror: rng.random_bool(mirror.clamp(0.0, 1.0)), ..pair })
             .collect()
     }
 

@@ -1,4 +1,7 @@
-//! Per-epoch metrics: a CSV file and a loss and accuracy plot (SVG).
+//! Every learner's per-epoch metrics: one typed row per epoch, written as
+//! `metrics.csv` (named columns, an empty cell for a figure the learner does
+//! not have) and plotted as `metrics.svg` (loss, and accuracy when there is
+//! one).
 
 use std::path::Path;
 
@@ -7,64 +10,85 @@ use plotters::prelude::*;
 
 /// One epoch's figures.
 #[derive(Clone, Debug, PartialEq)]
-pub struct EpochMetrics {
-    /// 1-based epoch.
+pub struct EpochRow {
+    /// 1-based epoch of the whole run.
     pub epoch: usize,
+    /// 1-based phase (a pretraining layer, a distillation phase; 1 for one-phase learners).
+    pub phase: usize,
     /// Learning rate used.
     pub lr: f64,
     /// Mean training loss.
     pub train_loss: f64,
-    /// Training pair accuracy.
-    pub train_accuracy: f64,
+    /// Training accuracy, for learners that classify.
+    pub train_accuracy: Option<f64>,
     /// Validation loss.
     pub val_loss: f64,
-    /// Validation pair accuracy (float network).
-    pub val_accuracy: f64,
-    /// Training pairs per second.
-    pub pairs_per_second: f64,
+    /// Validation accuracy (pair accuracy of the float network for DeepChess).
+    pub val_accuracy: Option<f64>,
+    /// Training items (pairs or positions) per second.
+    pub items_per_second: f64,
 }
 
 /// The CSV header.
-pub const HEADER: &str = "epoch,lr,train_loss,train_accuracy,val_loss,val_accuracy,pairs_per_second";
+pub const HEADER: &str = "epoch,phase,lr,train_loss,train_accuracy,val_loss,val_accuracy,items_per_second";
 
-impl EpochMetrics {
-    /// One CSV row. Figures are rounded so that a resumed run writes the
-    /// same file as an uninterrupted one.
+/// A figure as written: rounded to 6 decimals, so that a resumed run (which
+/// reads its earlier rows back) writes the same file as an uninterrupted one.
+fn cell(value: f64) -> String {
+    format!("{}", (value * 1e6).round() / 1e6)
+}
+
+impl EpochRow {
+    /// The CSV row.
     pub fn csv_row(&self) -> String {
+        let optional = |v: Option<f64>| v.map_or_else(String::new, cell);
         format!(
-            "{},{:.6},{:.4},{:.4},{:.4},{:.4},{:.0}",
+            "{},{},{},{},{},{},{},{}",
             self.epoch,
-            self.lr,
-            self.train_loss,
-            self.train_accuracy,
-            self.val_loss,
-            self.val_accuracy,
-            self.pairs_per_second
+            self.phase,
+            cell(self.lr),
+            cell(self.train_loss),
+            optional(self.train_accuracy),
+            cell(self.val_loss),
+            optional(self.val_accuracy),
+            self.items_per_second.round()
         )
     }
 
-    fn parse(row: &str) -> Option<EpochMetrics> {
-        let f: Vec<f64> = row.split(',').map(|v| v.parse().ok()).collect::<Option<_>>()?;
-        (f.len() == 7).then(|| EpochMetrics {
-            epoch: f[0] as usize,
-            lr: f[1],
-            train_loss: f[2],
-            train_accuracy: f[3],
-            val_loss: f[4],
-            val_accuracy: f[5],
-            pairs_per_second: f[6],
+    fn parse(row: &str) -> Option<EpochRow> {
+        let cells: Vec<&str> = row.split(',').collect();
+        let [epoch, phase, lr, train_loss, train_accuracy, val_loss, val_accuracy, speed] = cells[..] else {
+            return None;
+        };
+        let optional = |c: &str| if c.is_empty() { Some(None) } else { c.parse().ok().map(Some) };
+        Some(EpochRow {
+            epoch: epoch.parse().ok()?,
+            phase: phase.parse().ok()?,
+            lr: lr.parse().ok()?,
+            train_loss: train_loss.parse().ok()?,
+            train_accuracy: optional(train_accuracy)?,
+            val_loss: val_loss.parse().ok()?,
+            val_accuracy: optional(val_accuracy)?,
+            items_per_second: speed.parse().ok()?,
         })
     }
 }
 
-/// Reads `metrics.csv`, keeping at most the first `epochs` rows.
-pub fn read(path: &Path, epochs: usize) -> anyhow::Result<Vec<EpochMetrics>> {
+/// Reads the first `epochs` rows of `metrics.csv` (for `--resume`).
+pub fn read(path: &Path, epochs: usize) -> anyhow::Result<Vec<EpochRow>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(text.lines().skip(1).filter_map(EpochMetrics::parse).take(epochs).collect())
+    let mut lines = text.lines();
+    anyhow::ensure!(lines.next() == Some(HEADER), "{} has another header", path.display());
+    let rows = lines
+        .take(epochs)
+        .map(|l| EpochRow::parse(l).with_context(|| format!("bad row in {}: {l}", path.display())))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    anyhow::ensure!(rows.len() == epochs, "{} has {} epochs, state.json {epochs}", path.display(), rows.len());
+    Ok(rows)
 }
 
-/// Writes `metrics.csv` and `metrics.svg`.
-pub fn write(dir: &Path, rows: &[EpochMetrics]) -> anyhow::Result<()> {
+/// Writes `metrics.csv` and `metrics.svg`; `loss` names the loss on the plot.
+pub fn write(dir: &Path, rows: &[EpochRow], loss: &str) -> anyhow::Result<()> {
     let mut csv = String::from(HEADER);
     csv.push('\n');
     for row in rows {
@@ -72,18 +96,18 @@ pub fn write(dir: &Path, rows: &[EpochMetrics]) -> anyhow::Result<()> {
         csv.push('\n');
     }
     std::fs::write(dir.join("metrics.csv"), csv)?;
-    plot(&dir.join("metrics.svg"), rows)
+    plot(&dir.join("metrics.svg"), rows, loss)
 }
 
 /// A plotted line: its legend, colour, and the figure it draws.
-type Line = (&'static str, RGBColor, fn(&EpochMetrics) -> f64);
+type Line = (&'static str, RGBColor, fn(&EpochRow) -> Option<f64>);
 
-fn plot(path: &Path, rows: &[EpochMetrics]) -> anyhow::Result<()> {
-    let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
+fn plot(path: &Path, rows: &[EpochRow], loss: &str) -> anyhow::Result<()> {
+    let accuracy = rows.iter().any(|r| r.val_accuracy.is_some() || r.train_accuracy.is_some());
+    let root = SVGBackend::new(path, (if accuracy { 900 } else { 450 }, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let (left, right) = root.split_horizontally(450);
     let epochs = rows.len().max(1) as f64;
-    let max_loss = rows.iter().map(|r| r.train_loss.max(r.val_loss)).fold(0.1, f64::max);
+    let max_loss = rows.iter().map(|r| r.train_loss.max(r.val_loss)).fold(1e-6, f64::max);
     let series = |area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
                   title: &str,
                   range: std::ops::Range<f64>,
@@ -93,13 +117,14 @@ fn plot(path: &Path, rows: &[EpochMetrics]) -> anyhow::Result<()> {
             .caption(title, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(30)
-            .y_label_area_size(45)
+            .y_label_area_size(55)
             .build_cartesian_2d(0.0..epochs, range)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         chart.configure_mesh().x_desc("epoch").draw().map_err(|e| anyhow::anyhow!("{e}"))?;
         for (name, color, value) in lines {
+            let points = rows.iter().filter_map(|r| value(r).map(|v| (r.epoch as f64, v)));
             chart
-                .draw_series(LineSeries::new(rows.iter().map(|r| (r.epoch as f64, value(r))), color))
+                .draw_series(LineSeries::new(points, color))
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .label(name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
@@ -107,18 +132,56 @@ fn plot(path: &Path, rows: &[EpochMetrics]) -> anyhow::Result<()> {
         chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(())
     };
-    series(
-        &left,
-        "loss",
-        0.0..max_loss * 1.05,
-        [("train", BLUE, |r| r.train_loss), ("validation", RED, |r| r.val_loss)],
-    )?;
-    series(
-        &right,
-        "pair accuracy",
-        0.4..1.0,
-        [("train", BLUE, |r| r.train_accuracy), ("validation", RED, |r| r.val_accuracy)],
-    )?;
+    let losses: [Line; 2] = [("train", BLUE, |r| Some(r.train_loss)), ("validation", RED, |r| Some(r.val_loss))];
+    if accuracy {
+        let (left, right) = root.split_horizontally(450);
+        series(&left, loss, 0.0..max_loss * 1.05, losses)?;
+        series(
+            &right,
+            "accuracy",
+            0.4..1.0,
+            [("train", BLUE, |r| r.train_accuracy), ("validation", RED, |r| r.val_accuracy)],
+        )?;
+    } else {
+        series(&root, loss, 0.0..max_loss * 1.05, losses)?;
+    }
     root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip_with_and_without_accuracy() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = vec![
+            EpochRow {
+                epoch: 1,
+                phase: 1,
+                lr: 0.002,
+                train_loss: 0.5,
+                train_accuracy: None,
+                val_loss: 0.25,
+                val_accuracy: None,
+                items_per_second: 1000.0,
+            },
+            EpochRow {
+                epoch: 2,
+                phase: 2,
+                lr: 0.0019,
+                train_loss: 0.4,
+                train_accuracy: Some(0.75),
+                val_loss: 0.35,
+                val_accuracy: Some(0.7),
+                items_per_second: 900.0,
+            },
+        ];
+        write(dir.path(), &rows, "loss").unwrap();
+        assert_eq!(read(&dir.path().join("metrics.csv"), 2).unwrap(), rows);
+        assert!(read(&dir.path().join("metrics.csv"), 3).is_err(), "fewer rows than the state says");
+        let svg = std::fs::read_to_string(dir.path().join("metrics.svg")).unwrap();
+        assert!(svg.contains("accuracy"));
+    }
 }

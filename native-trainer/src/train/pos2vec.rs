@@ -6,61 +6,42 @@
 //! equal numbers from games White won and games Black won, drawn afresh
 //! each epoch. The loss is the mean squared reconstruction error. The result
 //! (`model.bpk`, a Siamese network whose tower is pretrained and whose head
-//! is freshly initialised) is what `train siamese --init` starts from.
+//! is freshly initialised, `pretrained.bpk`) is what `train siamese --init`
+//! starts from. Each layer is a phase of the epoch runner; `model.bpk`
+//! holds the tower and the autoencoder in training.
 
 use std::path::Path;
-use std::time::Instant;
 
 use burn::config::Config;
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
-use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor};
-use deepchess_core::Shape;
 use deepchess_core::arch::INPUTS;
-use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::data::{LabelOptions, mix};
-use crate::eval;
+use crate::data::mix;
+use crate::eval::accuracy;
 use crate::train::batch::Encoded;
+use crate::train::config::{DataConfig, ModelConfig};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
+use crate::train::learner::{Learner, Loss, Phase, Validation};
+use crate::train::metrics::EpochRow;
 use crate::train::model::{Siamese, bag_sums, crelu, fresh};
-use crate::train::run::{RunDir, state_field};
-use crate::train::siamese::{OptimizerKind, optimizer};
-use crate::train::table::Table;
+use crate::train::optim::OptimConfig;
+use crate::train::run::RunDir;
+use crate::train::runner::{self, RunOptions};
 
-/// Hyperparameters of a Pos2Vec run, saved as `config.json`.
+/// A Pos2Vec run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
 pub struct Pos2VecConfig {
-    /// Tower widths, from 773 (the layers pretrained).
-    pub tower: Vec<usize>,
-    /// Head widths of the Siamese network that the run's output starts.
-    pub head: Vec<usize>,
-    /// Epochs for each layer.
-    #[config(default = 5)]
-    pub epochs_per_layer: usize,
-    /// Positions per epoch, half from White wins and half from Black wins.
-    #[config(default = 200_000)]
-    pub positions_per_epoch: usize,
-    /// Positions per step.
-    #[config(default = 256)]
-    pub batch_size: usize,
-    /// Learning rate of each layer's first epoch (the paper: 0.005).
-    #[config(default = 0.005)]
-    pub learning_rate: f64,
-    /// Factor applied to the learning rate after each epoch (the paper: 0.98).
-    #[config(default = 0.98)]
-    pub lr_decay: f64,
-    /// Optimizer.
-    #[config(default = "OptimizerKind::Adam")]
-    pub optimizer: OptimizerKind,
-    /// Fixed validation positions scored after each epoch.
-    #[config(default = 10_000)]
-    pub val_positions: usize,
-    /// Seed of the positions and the initial weights.
-    #[config(default = 2016)]
-    pub seed: u64,
+    /// The shape of the Siamese network the run's output starts; its tower
+    /// is what is pretrained.
+    pub model: ModelConfig,
+    /// Epochs per layer, batch, optimizer (the paper: SGD, 0.005 × 0.98ᵉ).
+    pub optim: OptimConfig,
+    /// Positions per epoch (half from White wins, half from Black wins),
+    /// validation positions, seed.
+    pub data: DataConfig,
 }
 
 /// One layer's autoencoder: the encoder becomes a tower layer.
@@ -70,18 +51,34 @@ pub struct AutoEncoder {
     decoder: Linear,
 }
 
-/// The metrics table's columns.
-pub const COLUMNS: [&str; 6] = ["epoch", "layer", "lr", "train_loss", "val_loss", "positions_per_second"];
+/// What a Pos2Vec run trains: the network whose tower grows a layer at a
+/// time, and the autoencoder of the layer in training.
+#[derive(Module, Debug)]
+pub struct Pos2VecModel {
+    network: Siamese,
+    autoencoder: AutoEncoder,
+}
+
+/// The file of a Pos2Vec run that `train siamese --init` loads: the network
+/// with the layers pretrained so far.
+pub const PRETRAINED: &str = "pretrained";
 
 /// The reconstruction loss of layer `k` on positions `indices`, with the
-/// layers below it taken (frozen) from `model`.
-fn loss(model: &Siamese, ae: &AutoEncoder, k: usize, encoded: &Encoded, indices: &[u32], device: &Device) -> Tensor<1> {
+/// layers below it taken (frozen) from `frozen`.
+fn loss(
+    frozen: &Siamese,
+    ae: &AutoEncoder,
+    k: usize,
+    encoded: &Encoded,
+    indices: &[u32],
+    device: &Device,
+) -> Tensor<1> {
     let positions = encoded.batch(indices.iter().map(|&i| (i, false)), device);
     let (target, code) = if k == 0 {
         (encoded.dense(indices, device), crelu(bag_sums(&ae.encoder, &positions)))
     } else {
         // A copy of the frozen layers' codes, cut off from any autodiff graph.
-        let input = Tensor::from_data(model.codes(&positions, k).into_data(), device);
+        let input = Tensor::from_data(frozen.codes(&positions, k).into_data(), device);
         (input.clone(), crelu(ae.encoder.forward(input)))
     };
     let error = ae.decoder.forward(code) - target;
@@ -100,124 +97,122 @@ fn autoencoder(widths: &[usize], k: usize, seed: u64, device: &Device) -> AutoEn
     }
 }
 
-/// `max_epochs` ends the call after that many epochs, however far the run
-/// is: `--resume` continues it later.
-///
-/// Trains (or resumes) a Pos2Vec run in `out`. Returns the metrics table.
+/// The Pos2Vec learner.
+pub struct Pos2VecLearner {
+    config: Pos2VecConfig,
+    inputs: Inputs,
+    val_encoded: Encoded,
+    val: Vec<u32>,
+}
+
+impl Pos2VecLearner {
+    /// Opens the dataset directory `data` for `config`.
+    pub fn new(config: Pos2VecConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+        let seed = config.data.seed;
+        let inputs = Inputs::open(data, device, Default::default(), seed, quiet)?;
+        let val_encoded = Encoded::new(inputs.val.records());
+        let val: Vec<u32> = accuracy::pairs(inputs.val.records(), config.data.val / 2, seed ^ 1)
+            .iter()
+            .flat_map(|p| [p.better, p.worse])
+            .collect();
+        Ok(Pos2VecLearner { config, inputs, val_encoded, val })
+    }
+}
+
+impl Learner for Pos2VecLearner {
+    type Model = Pos2VecModel;
+    type Item = u32;
+
+    fn phases(&self) -> Vec<Phase> {
+        let layers = self.config.model.tower.len() - 1;
+        (0..layers)
+            .map(|k| Phase {
+                name: format!("layer {}/{layers}", k + 1),
+                unit: "positions",
+                optim: self.config.optim.clone(),
+            })
+            .collect()
+    }
+
+    fn loss_name(&self) -> &'static str {
+        "reconstruction MSE"
+    }
+
+    fn init(&self, resumed: bool) -> anyhow::Result<Pos2VecModel> {
+        let shape = self.config.model.shape()?;
+        let device = &self.inputs.device;
+        if !resumed {
+            device.seed(self.config.data.seed);
+        }
+        // Drawn now, right after the seed (burn initialises parameters
+        // lazily, at their first use; before the epoch runner, the head that
+        // `train siamese --init` starts from was drawn at the first
+        // checkpoint, after the first autoencoder's draws).
+        let network = fresh(Siamese::new(&shape, device));
+        Ok(Pos2VecModel {
+            network,
+            autoencoder: autoencoder(&self.config.model.tower, 0, self.config.data.seed, device),
+        })
+    }
+
+    fn begin_phase(&self, model: Pos2VecModel, layer: usize) -> Pos2VecModel {
+        let autoencoder = autoencoder(&self.config.model.tower, layer, self.config.data.seed, &self.inputs.device);
+        Pos2VecModel { network: model.network, autoencoder }
+    }
+
+    fn end_phase(&self, model: Pos2VecModel, layer: usize) -> Pos2VecModel {
+        // The encoder joins the tower when its layer is done: a copy made
+        // from its values, so that the tower shares nothing with the
+        // autoencoder's autodiff state.
+        let network = model.network.with_tower_layer(layer, model.autoencoder.encoder.clone());
+        Pos2VecModel { network, autoencoder: model.autoencoder }
+    }
+
+    fn epoch(&self, layer: usize, epoch: usize) -> Vec<u32> {
+        self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch)
+    }
+
+    fn loss(&self, model: &Pos2VecModel, layer: usize, batch: &[u32]) -> Loss {
+        // The layers below are frozen: without gradients, their codes leave
+        // no autodiff graph behind.
+        let frozen = model.network.clone().no_grad();
+        Loss {
+            loss: loss(&frozen, &model.autoencoder, layer, &self.inputs.encoded, batch, &self.inputs.device),
+            correct: None,
+        }
+    }
+
+    fn validate(&self, model: &Pos2VecModel, layer: usize, _detail: bool) -> anyhow::Result<Validation> {
+        let frozen = model.network.clone().no_grad();
+        let mut sum = 0f64;
+        for chunk in self.val.chunks(1024) {
+            let loss = loss(&frozen, &model.autoencoder, layer, &self.val_encoded, chunk, &self.inputs.device);
+            sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
+        }
+        Ok(Validation { loss: sum / self.val.len().max(1) as f64, ..Validation::default() })
+    }
+
+    fn save(&self, run: &RunDir, model: &Pos2VecModel, _rows: &[EpochRow]) -> anyhow::Result<()> {
+        run.save_module(PRETRAINED, &model.network)
+    }
+}
+
+/// Loads a Pos2Vec run's pretrained network into `model` (which gives the
+/// shapes and the device).
+pub fn load_pretrained(run: &RunDir, model: Siamese) -> anyhow::Result<Siamese> {
+    run.load_module(PRETRAINED, model)
+}
+
+/// Trains (or resumes) a Pos2Vec run in `out`. Returns the metrics.
 pub fn train(
     config: Pos2VecConfig,
     data: &Path,
     out: &Path,
-    device_choice: DeviceChoice,
-    resume: bool,
-    quiet: bool,
-    max_epochs: Option<usize>,
-) -> anyhow::Result<Table> {
+    device: DeviceChoice,
+    options: &RunOptions,
+) -> anyhow::Result<Vec<EpochRow>> {
     let run = RunDir::create(out)?;
-    let inputs = Inputs::open(data, device_choice, LabelOptions::default(), config.seed, quiet)?;
-    let (device, val_set, encoded) = (&inputs.device, &inputs.val, &inputs.encoded);
-    let val_encoded = Encoded::new(val_set.records());
-    let val: Vec<u32> = eval::pairs(val_set.records(), config.val_positions / 2, config.seed ^ 1)
-        .iter()
-        .flat_map(|&(w, l, _)| [w, l])
-        .collect();
-
-    let state = if resume { run.state()? } else { None };
-    let (config, mut model, mut layer, mut done, mut table) = match state {
-        Some(state) => {
-            let config = Pos2VecConfig::load(run.path("config.json"))?;
-            let shape = Shape::new(&config.tower, &config.head)?;
-            let (layer, done) = (state_field(&state, "layer")?, state_field(&state, "epochs_done")?);
-            let model = run.load_module("model", Siamese::new(&shape, device))?;
-            let rows = layer * config.epochs_per_layer + done;
-            let table = Table::read(&run.path("metrics.csv"), &COLUMNS, rows)?;
-            anyhow::ensure!(table.rows.len() == rows, "metrics.csv has {} epochs, state.json {rows}", table.rows.len());
-            (config, model, layer, done, table)
-        }
-        None => {
-            let shape = Shape::new(&config.tower, &config.head)?;
-            device.seed(config.seed);
-            config.save(run.path("config.json"))?;
-            (config, Siamese::new(&shape, device), 0, 0, Table::new(&COLUMNS))
-        }
-    };
-    let layers = config.tower.len() - 1;
-    let mut budget = max_epochs.unwrap_or(usize::MAX);
-    while layer < layers && budget > 0 {
-        // The layers below are frozen: without gradients, their codes leave
-        // no autodiff graph behind.
-        let frozen = model.clone().no_grad();
-        let mut ae = autoencoder(&config.tower, layer, config.seed, device);
-        let mut optim = optimizer(config.optimizer, 0.0);
-        if done > 0 {
-            ae = run.load_module("autoencoder", ae)?;
-            optim = run.load_optimizer("optimizer", optim)?;
-        }
-        for epoch in done..config.epochs_per_layer {
-            if budget == 0 {
-                return Ok(table);
-            }
-            budget -= 1;
-            let lr = config.learning_rate * config.lr_decay.powi(epoch as i32);
-            let positions = inputs.epoch_positions(mix(layer as u64, epoch as u64), config.positions_per_epoch);
-            let progress = if quiet { ProgressBar::hidden() } else { ProgressBar::new(positions.len() as u64) };
-            progress.set_style(
-                ProgressStyle::with_template("layer {prefix} {bar:30} {pos}/{len} positions {per_sec} {msg}")
-                    .expect("a valid template"),
-            );
-            progress.set_prefix(format!("{}/{layers} epoch {}/{}", layer + 1, epoch + 1, config.epochs_per_layer));
-            let start = Instant::now();
-            let (mut loss_sum, mut seen) = (0f64, 0usize);
-            for chunk in positions.chunks(config.batch_size.max(1)) {
-                let loss = loss(&frozen, &ae, layer, encoded, chunk, device);
-                let grads = GradientsParams::from_grads(loss.backward(), &ae);
-                loss_sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
-                ae = fresh(optim.step(lr, ae, grads));
-                seen += chunk.len();
-                progress.inc(chunk.len() as u64);
-                progress.set_message(format!("loss {:.5}", loss_sum / seen as f64));
-            }
-            let seconds = start.elapsed().as_secs_f64();
-            progress.finish_and_clear();
-            let mut val_loss = 0f64;
-            for chunk in val.chunks(1024) {
-                let loss = loss(&frozen, &ae, layer, &val_encoded, chunk, device);
-                val_loss += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
-            }
-            let row = vec![
-                (table.rows.len() + 1) as f64,
-                (layer + 1) as f64,
-                lr,
-                loss_sum / seen.max(1) as f64,
-                val_loss / val.len().max(1) as f64,
-                seen as f64 / seconds.max(1e-9),
-            ];
-            if !quiet {
-                eprintln!(
-                    "layer {} epoch {}: train loss {:.5}, validation loss {:.5}",
-                    layer + 1,
-                    epoch + 1,
-                    row[3],
-                    row[4]
-                );
-            }
-            table.rows.push(row);
-            // The encoder joins the tower when its layer is done; a copy made
-            // from its values, so that the tower shares nothing with the
-            // autoencoder's autodiff state.
-            let finished = epoch + 1 == config.epochs_per_layer;
-            if finished {
-                model = model.with_tower_layer(layer, ae.encoder.clone());
-            }
-            run.save_module("model", &model)?;
-            run.save_module("autoencoder", &ae)?;
-            run.save_optimizer("optimizer", &optim)?;
-            table.write(run.dir(), "metrics", &["train_loss", "val_loss"], "reconstruction MSE")?;
-            let (next_layer, next_done) = if finished { (layer + 1, 0) } else { (layer, epoch + 1) };
-            run.set_state(serde_json::json!({ "layer": next_layer, "epochs_done": next_done }))?;
-        }
-        layer += 1;
-        done = 0;
-    }
-    Ok(table)
+    let config = run.config(config, options.resume)?;
+    let learner = Pos2VecLearner::new(config, data, device, options.quiet)?;
+    runner::train(&learner, &run, options)
 }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use burn::config::Config;
 use burn::module::Module;
 use burn::optim::ModuleOptimizer;
 
@@ -79,6 +80,18 @@ impl RunDir {
             self.replace(BEST_FLOAT_NETWORK, bytes)?;
         }
         Ok(())
+    }
+
+    /// The run's configuration: with `resume`, the one saved in
+    /// `config.json` (a resumed run keeps its own, whatever the command line
+    /// says); otherwise `given`, saved there.
+    pub fn config<C: Config>(&self, given: C, resume: bool) -> anyhow::Result<C> {
+        let path = self.path("config.json");
+        if resume && path.exists() {
+            return C::load(&path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()));
+        }
+        given.save(&path).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(given)
     }
 
     /// The saved state, if the run has completed an epoch.

@@ -14,10 +14,11 @@ use deepchess_core::{Shape, random};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{GameResult, Record};
-use crate::train::batch::{Encoded, TrainPair, pair_batch};
+use crate::data::{GameResult, Pair, Record};
+use crate::train::batch::{Encoded, pair_batch};
 use crate::train::model::{Siamese, tensor_values};
-use crate::train::siamese::{OptimizerKind, optimizer, step};
+use crate::train::optim::{OptimizerKind, optimizer};
+use crate::train::siamese::step;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -88,10 +89,10 @@ pub fn measure(options: &SpeedOptions, device: &Device) -> Speed {
         if i == options.warmup {
             start = Instant::now();
         }
-        let pairs: Vec<TrainPair> = (0..batch_size)
-            .map(|_| TrainPair {
-                white_win: rng.random_range(0..records.len() as u32),
-                black_win: rng.random_range(0..records.len() as u32),
+        let pairs: Vec<Pair> = (0..batch_size)
+            .map(|_| Pair {
+                better: rng.random_range(0..records.len() as u32),
+                worse: rng.random_range(0..records.len() as u32),
                 label: 1.0,
                 swap: rng.random_bool(0.5),
                 mirror: rng.random_bool(0.5),

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use crate::data::{Dataset, Record, Sampling, dataset_files};
-use crate::{eval, network};
+use crate::eval::accuracy;
+use crate::network;
 
 /// `deepchess eval …`
 #[derive(clap::Subcommand)]
@@ -11,9 +12,9 @@ pub enum Command {
     /// Held-out pair accuracy through the core's integer inference (the code that plays).
     Accuracy(AccuracyArgs),
     /// Test suites in EPD: solved bm/am positions, STS points (c8/c9).
-    Epd(crate::epd::Args),
+    Epd(crate::eval::epd::Args),
     /// The paper's static tests: pairs of real positions that differ in one piece or right.
-    Understanding(crate::understanding::Args),
+    Understanding(crate::eval::understanding::Args),
 }
 
 /// Arguments of `eval accuracy`.
@@ -40,12 +41,12 @@ pub struct AccuracyArgs {
 pub fn run(command: &Command) -> anyhow::Result<()> {
     let args = match command {
         Command::Accuracy(args) => args,
-        Command::Epd(args) => return crate::epd::run(args),
-        Command::Understanding(args) => return crate::understanding::run(args),
+        Command::Epd(args) => return crate::eval::epd::run(args),
+        Command::Understanding(args) => return crate::eval::understanding::run(args),
     };
     let net = network::load(&args.weights)?;
     let sources = match &args.data {
-        Some(data) => crate::data_cli::read_sources(data)?,
+        Some(data) => crate::commands::data::read_sources(data)?,
         None => Vec::new(),
     };
     let records = match (&args.data, &args.pgn) {
@@ -53,12 +54,12 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
             let file = if data.is_dir() { data.join("val.bin") } else { dataset_files(data)[0].clone() };
             Dataset::open(&file)?.records().to_vec()
         }
-        (None, Some(pgn)) => eval::records_from_pgn(pgn, &Sampling::default())?,
+        (None, Some(pgn)) => accuracy::records_from_pgn(pgn, &Sampling::default())?,
         (None, None) => anyhow::bail!("give --data or --pgn"),
     };
-    let pairs = eval::pairs(&records, args.pairs, args.seed);
+    let pairs = accuracy::pairs(&records, args.pairs, args.seed);
     anyhow::ensure!(!pairs.is_empty(), "no pairs: the data needs positions from games won by each side");
-    let accuracy = eval::quantized_accuracy(&net, &records, &pairs);
+    let accuracy = accuracy::quantized_accuracy(&net, &records, &pairs);
     println!("network   : {} ({})", args.weights.display(), net.shape());
     println!("positions : {}", records.len());
     println!("pairs     : {}", pairs.len());
@@ -69,12 +70,12 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         println!("by source (held-out games of each input, the same rule and number of pairs):");
         for source in &sources {
             let own: Vec<Record> = records.iter().filter(|r| source.contains(u64::from(r.game()))).copied().collect();
-            let pairs = eval::pairs(&own, args.pairs, args.seed);
+            let pairs = accuracy::pairs(&own, args.pairs, args.seed);
             let name = source.name();
             if pairs.is_empty() {
                 println!("  {name:<28} no pairs ({} positions)", own.len());
             } else {
-                let accuracy = eval::quantized_accuracy(&net, &own, &pairs);
+                let accuracy = accuracy::quantized_accuracy(&net, &own, &pairs);
                 println!("  {name:<28} {:>6.2}%  ({} positions, {} pairs)", 100.0 * accuracy, own.len(), pairs.len());
             }
         }

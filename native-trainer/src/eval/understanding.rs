@@ -12,7 +12,8 @@ use deepchess_core::Network;
 use deepchess_core::shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, Role};
 
 use crate::data::Sampling;
-use crate::{eval, network};
+use crate::eval::accuracy;
+use crate::network;
 
 /// Arguments of `eval understanding`.
 #[derive(clap::Args)]
@@ -93,7 +94,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let net =
         network::chosen(args.weights.as_deref())?.map(|(_, n)| n).ok_or_else(|| anyhow::anyhow!("give --weights"))?;
     let sampling = Sampling { include_draws: true, ..Sampling::default() };
-    let positions: Vec<Chess> = eval::records_from_pgn(&args.pgn, &sampling)?
+    let positions: Vec<Chess> = accuracy::records_from_pgn(&args.pgn, &sampling)?
         .iter()
         .filter_map(|r| r.position())
         .take(args.positions)

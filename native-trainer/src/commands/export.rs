@@ -7,7 +7,7 @@ use anyhow::Context;
 use deepchess_core::{FloatNetwork, Network, format};
 
 use crate::data::Dataset;
-use crate::eval;
+use crate::eval::accuracy;
 
 /// Arguments of `deepchess export`.
 #[derive(clap::Args)]
@@ -34,13 +34,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let float = load_float(&args.checkpoint)?;
         let net = Network::from_bytes(&std::fs::read(&path)?)?;
         let val = Dataset::open(&data.join("val.bin"))?;
-        let pairs = eval::pairs(val.records(), args.pairs, 1);
-        let (float_accuracy, _) = eval::float_accuracy(&float, &eval::features(val.records()), &pairs);
-        let quantized_accuracy = eval::quantized_accuracy(&net, val.records(), &pairs);
+        let pairs = accuracy::pairs(val.records(), args.pairs, 1);
+        let (float_accuracy, _) = accuracy::float_accuracy(&float, &accuracy::features(val.records()), &pairs);
+        let quantized_accuracy = accuracy::quantized_accuracy(&net, val.records(), &pairs);
         println!("validation pairs    : {}", pairs.len());
         println!("float accuracy      : {:.2}%", 100.0 * float_accuracy);
         println!("quantized accuracy  : {:.2}%", 100.0 * quantized_accuracy);
-        let (mean_error, same_order) = eval::agreement(&float, &net, val.records(), &pairs);
+        let (mean_error, same_order) = accuracy::agreement(&float, &net, val.records(), &pairs);
         println!("mean |p_float - p_quantized| : {mean_error:.4}");
         println!("same order as float : {:.2}%", 100.0 * same_order);
     }

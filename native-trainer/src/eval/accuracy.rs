@@ -10,27 +10,23 @@ use deepchess_core::{Embedding, Features, FloatNetwork, Network};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{self, GameReader, PairSampler, Record, Sampling, mix};
+use crate::data::{self, GameReader, Pair, PairSampler, Record, Sampling, mix};
 
-/// A pair to score: indices of a White-win and a Black-win position, and
-/// whether the Black-win position comes first.
-pub type Pair = (u32, u32, bool);
-
-/// `count` seeded pairs over `records`, each randomly ordered.
+/// `count` seeded (W, L) pairs over `records`, each randomly ordered.
 pub fn pairs(records: &[Record], count: usize, seed: u64) -> Vec<Pair> {
     let sampler = PairSampler::new(records, seed);
     let mut rng = SmallRng::seed_from_u64(mix(seed, 0x0dde));
-    sampler.epoch(0, count).map(|(w, l)| (w, l, rng.random_bool(0.5))).collect()
+    sampler.epoch(0, count).map(|(w, l)| Pair { swap: rng.random_bool(0.5), ..Pair::new(w, l) }).collect()
 }
 
 /// Accuracy and mean cross-entropy of the float network.
 pub fn float_accuracy(net: &FloatNetwork, features: &[Features], pairs: &[Pair]) -> (f64, f64) {
     let embeddings: Vec<Vec<f32>> = features.iter().map(|f| net.embed(f)).collect();
     let (mut correct, mut loss) = (0usize, 0f64);
-    for &(w, l, swap) in pairs {
-        let (a, b) = if swap { (l, w) } else { (w, l) };
+    for pair in pairs {
+        let [(a, _), (b, _)] = pair.ordered();
         let p_first_is_w = f64::from(net.compare(&embeddings[a as usize], &embeddings[b as usize]));
-        let p_correct = if swap { 1.0 - p_first_is_w } else { p_first_is_w };
+        let p_correct = if pair.swap { 1.0 - p_first_is_w } else { p_first_is_w };
         correct += usize::from(p_correct > 0.5);
         loss -= p_correct.max(1e-12).ln();
     }
@@ -44,10 +40,10 @@ pub fn quantized_accuracy(net: &Network, records: &[Record], pairs: &[Pair]) -> 
         records.iter().map(|r| r.position().map_or(Embedding::ZERO, |p| net.embed_position(&p))).collect();
     let correct = pairs
         .iter()
-        .filter(|&&(w, l, swap)| {
-            let (a, b) = if swap { (l, w) } else { (w, l) };
+        .filter(|pair| {
+            let [(a, _), (b, _)] = pair.ordered();
             let first_better = net.compare_logit(&embeddings[a as usize], &embeddings[b as usize]) > 0;
-            first_better != swap
+            first_better != pair.swap
         })
         .count();
     correct as f64 / pairs.len().max(1) as f64
@@ -62,8 +58,9 @@ pub fn agreement(float: &FloatNetwork, quantized: &Network, records: &[Record], 
     let int_embeddings: Vec<Embedding> =
         records.iter().map(|r| r.position().map_or(Embedding::ZERO, |p| quantized.embed_position(&p))).collect();
     let (mut total, mut same) = (0f64, 0usize);
-    for &(w, l, swap) in pairs {
-        let (a, b) = if swap { (l as usize, w as usize) } else { (w as usize, l as usize) };
+    for pair in pairs {
+        let [(a, _), (b, _)] = pair.ordered();
+        let (a, b) = (a as usize, b as usize);
         let pf = float.compare(&float_embeddings[a], &float_embeddings[b]);
         let pq = quantized.compare(&int_embeddings[a], &int_embeddings[b]);
         total += f64::from((pf - pq).abs());
@@ -75,10 +72,7 @@ pub fn agreement(float: &FloatNetwork, quantized: &Network, records: &[Record], 
 
 /// Every record's active bits.
 pub fn features(records: &[Record]) -> Vec<Features> {
-    records
-        .iter()
-        .map(|r| r.position().map_or(Features::from_position(&Default::default()), |p| Features::from_position(&p)))
-        .collect()
+    records.iter().map(Record::features).collect()
 }
 
 /// W and L positions from a PGN file with the paper's rule, in memory.

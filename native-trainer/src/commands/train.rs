@@ -6,13 +6,14 @@ use anyhow::Context;
 use deepchess_core::{Network, Shape, format};
 
 use crate::data::{Dataset, LabelOptions, Labels};
-use crate::utility::{self, Target, UtilityOptions};
-
+use crate::train::config::ModelConfig;
 use crate::train::device::DeviceChoice;
-use crate::train::distill::{self, DistillConfig};
-use crate::train::pos2vec::{self, Pos2VecConfig};
-use crate::train::siamese::{self, OptimizerKind, Preset};
+use crate::train::optim::OptimizerKind;
+use crate::train::preset::{self, Preset};
+use crate::train::runner::RunOptions;
 use crate::train::speed::{self, SpeedOptions};
+use crate::train::utility::{self, Target, UtilityOptions};
+use crate::train::{distill, pos2vec, siamese};
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
@@ -121,6 +122,15 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Stop after this many epochs (continue later with --resume).
+    #[arg(long)]
+    max_epochs: Option<usize>,
+}
+
+impl RunArgs {
+    fn options(&self) -> RunOptions {
+        RunOptions { resume: self.resume, quiet: self.quiet, max_epochs: self.max_epochs }
+    }
 }
 
 /// Arguments of `train pos2vec`.
@@ -143,9 +153,6 @@ pub struct Pos2VecArgs {
     /// Override the preset's learning rate.
     #[arg(long)]
     learning_rate: Option<f64>,
-    /// Stop after this many epochs (continue later with --resume).
-    #[arg(long)]
-    max_epochs: Option<usize>,
 }
 
 /// Arguments of `train distill`.
@@ -171,55 +178,6 @@ pub struct DistillArgs {
     /// Override the positions per features epoch.
     #[arg(long)]
     positions_per_epoch: Option<usize>,
-    /// Stop after this many epochs (continue later with --resume).
-    #[arg(long)]
-    max_epochs: Option<usize>,
-}
-
-/// The Pos2Vec configuration of a preset.
-pub fn pos2vec_preset(preset: Preset) -> Pos2VecConfig {
-    match preset {
-        Preset::Smoke => {
-            let shape = Shape::distilled();
-            Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
-                .with_epochs_per_layer(1)
-                .with_positions_per_epoch(8_192)
-                .with_val_positions(1_000)
-        }
-        Preset::Quick => {
-            let shape = Shape::full();
-            Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
-                .with_epochs_per_layer(3)
-                .with_positions_per_epoch(200_000)
-                // Adam at the paper's SGD rate (0.005) left the third layer's codes dead here.
-                .with_learning_rate(0.001)
-        }
-        Preset::Paper => {
-            let shape = Shape::full();
-            Pos2VecConfig::new(shape.tower().to_vec(), shape.head().to_vec())
-                .with_epochs_per_layer(200)
-                .with_positions_per_epoch(2_000_000)
-                .with_optimizer(OptimizerKind::Sgd)
-        }
-    }
-}
-
-/// The distillation configuration of a preset.
-pub fn distill_preset(preset: Preset, teacher: &std::path::Path) -> DistillConfig {
-    let shape = Shape::distilled();
-    let config = DistillConfig::new(teacher.display().to_string(), shape.tower().to_vec(), shape.head().to_vec());
-    match preset {
-        Preset::Smoke => config
-            .with_feature_epochs(1)
-            .with_positions_per_epoch(8_192)
-            .with_epochs(2)
-            .with_pairs_per_epoch(16_384)
-            .with_batch_size(256)
-            .with_learning_rate(0.003)
-            .with_val_pairs(2_000),
-        Preset::Quick => config,
-        Preset::Paper => config.with_feature_epochs(20).with_epochs(200),
-    }
 }
 
 /// Arguments of `train siamese`.
@@ -363,26 +321,26 @@ fn run_utility(args: &UtilityArgs) -> anyhow::Result<()> {
 }
 
 fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
-    let mut config = pos2vec_preset(args.preset);
+    let mut config = preset::pos2vec(args.preset);
     if let Some(epochs) = args.epochs_per_layer {
-        config.epochs_per_layer = epochs;
+        config.optim.epochs = epochs;
     }
     if let Some(positions) = args.positions_per_epoch {
-        config.positions_per_epoch = positions;
+        config.data.per_epoch = positions;
     }
     if let Some(batch) = args.batch_size {
-        config.batch_size = batch;
+        config.optim.batch_size = batch;
     }
     if let Some(lr) = args.learning_rate {
-        config.learning_rate = lr;
+        config.optim.learning_rate = lr;
     }
     let run = &args.run;
-    let table = pos2vec::train(config, &run.data, &run.out, run.device, run.resume, run.quiet, args.max_epochs)?;
-    if let Some(last) = table.rows.last() {
+    let rows = pos2vec::train(config, &run.data, &run.out, run.device, &run.options())?;
+    if let Some(last) = rows.last() {
         println!(
             "pos2vec: {} epochs, last layer's validation loss {:.5}; start a Siamese run from it with --init {}",
-            table.rows.len(),
-            last[4],
+            rows.len(),
+            last.val_loss,
             run.out.display()
         );
     }
@@ -390,26 +348,26 @@ fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
 }
 
 fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
-    let mut config = distill_preset(args.preset, &args.teacher);
+    let mut config = preset::distill(args.preset, &args.teacher);
     if let Some(epochs) = args.feature_epochs {
-        config.feature_epochs = epochs;
+        config.features.epochs = epochs;
     }
     if let Some(epochs) = args.epochs {
-        config.epochs = epochs;
+        config.optim.epochs = epochs;
     }
     if let Some(pairs) = args.pairs_per_epoch {
-        config.pairs_per_epoch = pairs;
+        config.data.per_epoch = pairs;
     }
     if let Some(positions) = args.positions_per_epoch {
-        config.positions_per_epoch = positions;
+        config.features.positions_per_epoch = positions;
     }
     let run = &args.run;
-    let table = distill::train(config, &run.data, &run.out, run.device, run.resume, run.quiet, args.max_epochs)?;
-    if let Some(last) = table.rows.last() {
+    let rows = distill::train(config, &run.data, &run.out, run.device, &run.options())?;
+    if let Some(last) = rows.last() {
         println!(
             "distill: {} epochs, validation accuracy {:.2}% (float); checkpoint {}",
-            table.rows.len(),
-            100.0 * last[5],
+            rows.len(),
+            100.0 * last.val_accuracy.unwrap_or(0.0),
             run.out.join("best.dcnf").display()
         );
     }
@@ -417,51 +375,52 @@ fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
 }
 
 fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
-    let mut config = args.preset.config();
+    let mut config = preset::siamese(args.preset);
     if let Some(shape) = args.shape.shape()? {
-        config.tower = shape.tower().to_vec();
-        config.head = shape.head().to_vec();
+        config.model = ModelConfig::of(&shape);
     }
     config.init = args.init.as_ref().map(|p| p.display().to_string());
+    let optim = &mut config.optim;
     if let Some(epochs) = args.epochs {
-        config.epochs = epochs;
-    }
-    if let Some(pairs) = args.pairs_per_epoch {
-        config.pairs_per_epoch = pairs;
+        optim.epochs = epochs;
     }
     if let Some(batch) = args.batch_size {
-        config.batch_size = batch;
+        optim.batch_size = batch;
     }
     if let Some(lr) = args.learning_rate {
-        config.learning_rate = lr;
+        optim.learning_rate = lr;
     }
     if let Some(optimizer) = args.optimizer {
-        config.optimizer = optimizer;
+        optim.optimizer = optimizer;
     }
     if let Some(decay) = args.weight_decay {
-        config.weight_decay = decay;
+        optim.weight_decay = decay;
+    }
+    let data = &mut config.data;
+    if let Some(pairs) = args.pairs_per_epoch {
+        data.per_epoch = pairs;
     }
     if let Some(mirror) = args.mirror {
-        config.mirror = mirror;
+        data.mirror = mirror;
     }
     if let Some(seed) = args.seed {
-        config.seed = seed;
+        data.seed = seed;
     }
-    config.labels = Some(LabelOptions {
+    data.labels = LabelOptions {
         labels: args.labels,
         eval_margin_cp: args.eval_margin,
         within_game: args.within_game.clamp(0.0, 1.0),
         blend_lambda: args.blend_lambda.clamp(0.0, 1.0),
         eval_scale_cp: args.eval_scale,
-    });
+    };
     let run = &args.run;
-    let rows = siamese::train(config, &run.data, &run.out, run.device, run.resume, run.quiet)?;
+    let rows = siamese::train(config, &run.data, &run.out, run.device, &run.options())?;
     if let Some(last) = rows.last() {
         println!(
             "epochs {}: train accuracy {:.2}%, validation accuracy {:.2}% (float); checkpoint {}",
             last.epoch,
-            100.0 * last.train_accuracy,
-            100.0 * last.val_accuracy,
+            100.0 * last.train_accuracy.unwrap_or(0.0),
+            100.0 * last.val_accuracy.unwrap_or(0.0),
             run.out.join("model.dcnf").display()
         );
     }

@@ -1,0 +1,149 @@
+//! The epoch runner: one training loop for every learner.
+//!
+//! It owns what learners share: starting or resuming a run, a fresh
+//! optimizer at each phase, the step loop (loss, backward pass, optimizer
+//! step), the progress bar, validation, the metrics table and plot, and the
+//! checkpoint. A checkpoint is `model.bpk`, `optimizer.bpk`, the learner's
+//! own files, `metrics.csv`/`.svg` and, last, `state.json` (`epochs_done`),
+//! each replaced atomically: a run killed at any moment keeps its last
+//! completed epoch, and `--resume` continues from it with the same figures.
+
+use std::time::Instant;
+
+use burn::optim::{GradientsParams, ModuleOptimizer};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::train::learner::{Learner, Loss, Phase};
+use crate::train::metrics::{self, EpochRow};
+use crate::train::model::fresh;
+use crate::train::run::{RunDir, state_field};
+
+/// How to run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// Continue the run from its last completed epoch.
+    pub resume: bool,
+    /// No progress bar, no per-epoch lines.
+    pub quiet: bool,
+    /// End this call after that many epochs, however far the run is
+    /// (`--resume` continues it later).
+    pub max_epochs: Option<usize>,
+}
+
+/// The phase and the epoch within it of the run's `index`-th epoch (0-based).
+fn locate(phases: &[Phase], mut index: usize) -> (usize, usize) {
+    for (p, phase) in phases.iter().enumerate() {
+        if index < phase.optim.epochs {
+            return (p, index);
+        }
+        index -= phase.optim.epochs;
+    }
+    (phases.len(), index)
+}
+
+/// Trains (or resumes) `learner` in `run`. Returns every epoch's metrics.
+pub fn train<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> anyhow::Result<Vec<EpochRow>> {
+    let phases = learner.phases();
+    let total: usize = phases.iter().map(|p| p.optim.epochs).sum();
+    let state = if options.resume { run.state()? } else { None };
+    let done = state.map(|s| state_field(&s, "epochs_done")).transpose()?.unwrap_or(0);
+    anyhow::ensure!(done <= total, "state.json has {done} epochs done, the configuration {total}");
+
+    let mut rows = if done > 0 { metrics::read(&run.path("metrics.csv"), done)? } else { Vec::new() };
+    let mut model = learner.init(done > 0)?;
+    let mut optim: Option<ModuleOptimizer> = None;
+    if done > 0 {
+        // The saved module has the shapes of the last completed epoch's phase.
+        let (last, _) = locate(&phases, done - 1);
+        model = run.load_module("model", learner.begin_phase(model, last))?;
+        let (next, epoch) = locate(&phases, done);
+        if next < phases.len() && epoch > 0 {
+            optim = Some(run.load_optimizer("optimizer", phases[next].optim.init())?);
+        }
+    }
+
+    let stop = done.saturating_add(options.max_epochs.unwrap_or(usize::MAX)).min(total);
+    for index in done..stop {
+        let (p, epoch) = locate(&phases, index);
+        let phase = &phases[p];
+        if epoch == 0 {
+            model = learner.begin_phase(model, p);
+            optim = None;
+        }
+        let optim = optim.get_or_insert_with(|| phase.optim.init());
+        let lr = phase.optim.lr(epoch);
+
+        let items = learner.epoch(p, epoch);
+        let progress = ProgressBar::hidden();
+        if !options.quiet {
+            progress.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        progress.set_length(items.len() as u64);
+        progress.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{prefix}} {{bar:30}} {{pos}}/{{len}} {} {{per_sec}} {{msg}}",
+                phase.unit
+            ))
+            .expect("a valid template"),
+        );
+        progress.set_prefix(format!("{} epoch {}/{}", phase.name, epoch + 1, phase.optim.epochs));
+        let start = Instant::now();
+        let (mut loss_sum, mut correct, mut seen) = (0f64, None::<usize>, 0usize);
+        for batch in items.chunks(phase.optim.batch_size.max(1)) {
+            let Loss { loss, correct: right } = learner.loss(&model, p, batch);
+            let grads = GradientsParams::from_grads(loss.backward(), &model);
+            loss_sum += f64::from(loss.into_scalar::<f32>()) * batch.len() as f64;
+            // Fresh leaves after each step: see `fresh`.
+            model = fresh(learner.constrain(optim.step(lr, model, grads)));
+            if let Some(right) = right {
+                *correct.get_or_insert(0) += right;
+            }
+            seen += batch.len();
+            progress.inc(batch.len() as u64);
+            let accuracy = correct.map_or_else(String::new, |c| format!(" acc {:.3}", c as f64 / seen as f64));
+            progress.set_message(format!("loss {:.5}{accuracy}", loss_sum / seen as f64));
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        progress.finish_and_clear();
+
+        let validation = learner.validate(&model, p, !options.quiet)?;
+        let row = EpochRow {
+            epoch: index + 1,
+            phase: p + 1,
+            lr,
+            train_loss: loss_sum / seen.max(1) as f64,
+            train_accuracy: correct.map(|c| c as f64 / seen.max(1) as f64),
+            val_loss: validation.loss,
+            val_accuracy: validation.accuracy,
+            items_per_second: seen as f64 / seconds.max(1e-9),
+        };
+        if !options.quiet {
+            let detail = validation.detail.map_or_else(String::new, |d| format!("  ({d})"));
+            eprintln!("{} epoch {}: {}{detail}", phase.name, epoch + 1, row.csv_row());
+        }
+        rows.push(row);
+        if epoch + 1 == phase.optim.epochs {
+            model = learner.end_phase(model, p);
+        }
+        run.save_module("model", &model)?;
+        run.save_optimizer("optimizer", optim)?;
+        learner.save(run, &model, &rows)?;
+        metrics::write(run.dir(), &rows, learner.loss_name())?;
+        run.set_state(serde_json::json!({ "epochs_done": rows.len() }))?;
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::optim::OptimConfig;
+
+    #[test]
+    fn epochs_are_located_in_their_phases() {
+        let phase = |epochs| Phase { name: String::new(), unit: "", optim: OptimConfig::new().with_epochs(epochs) };
+        let phases = [phase(2), phase(0), phase(3)];
+        let located: Vec<_> = (0..6).map(|i| locate(&phases, i)).collect();
+        assert_eq!(located, [(0, 0), (0, 1), (2, 0), (2, 1), (2, 2), (3, 0)]);
+    }
+}
