@@ -179,6 +179,27 @@ pub const fn arch_hash_with_utility(tower: &[usize], head: &[usize], utility: bo
     if utility { fnv_word(fnv_word(hash, UTILITY_TAG, 0x0100_0193), 1, 0x0100_0193) } else { hash }
 }
 
+/// Widest layer of a learner's scalar network ([`crate::learned`]): Deep
+/// Pink's paper width is 2,048.
+pub const MAX_LEARNED_WIDTH: usize = 4096;
+
+/// First word of a learner's network's architecture hash ("LRND").
+pub const LEARNED_TAG: u32 = 0x4c52_4e44;
+
+/// The architecture hash of a learner's network: FNV-1a over
+/// [`LEARNED_TAG`] and `words` (its input encoding, layer widths and
+/// activations, output kind; see [`crate::learned`]).
+pub const fn learned_arch_hash(words: &[u32]) -> u32 {
+    const PRIME: u32 = 0x0100_0193;
+    let mut hash = fnv_word(0x811c_9dc5, LEARNED_TAG, PRIME);
+    let mut i = 0;
+    while i < words.len() {
+        hash = fnv_word(hash, words[i], PRIME);
+        i += 1;
+    }
+    hash
+}
+
 /// Hash of the shipped, distilled architecture.
 pub const DISTILLED_HASH: u32 = arch_hash(&DISTILLED_TOWER, &DISTILLED_HEAD);
 

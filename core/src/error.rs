@@ -47,6 +47,12 @@ pub enum WeightsError {
         /// What is wrong.
         reason: UtilityDefect,
     },
+    /// A learner's network file ([`crate::learned`]) describes no network
+    /// this build can run.
+    BadLearned {
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// Bytes follow the last tensor.
     TrailingBytes {
         /// Number of unexpected bytes.
@@ -79,6 +85,7 @@ impl fmt::Display for WeightsError {
                 let scale = f32::from_bits(*bits);
                 write!(f, "weights utility-head centipawn scale {scale} is not a positive number up to 100000")
             }
+            WeightsError::BadLearned { reason } => write!(f, "bad learner network: {reason}"),
             WeightsError::TrailingBytes { extra } => {
                 write!(f, "weights file has {extra} unexpected bytes after the last tensor")
             }

@@ -53,6 +53,7 @@ pub mod arch;
 pub mod bench;
 pub mod format;
 pub mod kernels;
+pub mod learned;
 pub mod quantize;
 #[cfg(feature = "random")]
 pub mod random;

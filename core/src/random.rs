@@ -141,6 +141,46 @@ pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'stat
         scalar::dense(&input, &weights, &bias, &mut expected);
         kernels::dense(kernel, &input, &weights, &bias, &mut actual);
         check("dense", expected == actual);
+
+        // f32: the learners' networks. Values of both signs and several
+        // magnitudes, so that the summation order shows in the last bits.
+        let f32s = |rng: &mut SmallRng, len: usize| -> Vec<f32> {
+            (0..len).map(|_| rng.random_range(-1.0f32..1.0) * [1e-3, 1.0, 1e3][rng.random_range(0..3)]).collect()
+        };
+        let (acc, row) = (f32s(&mut rng, n), f32s(&mut rng, n));
+        let (mut expected, mut actual) = (acc.clone(), acc.clone());
+        scalar::add_f32(&mut expected, &row);
+        kernels::add_f32(kernel, &mut actual, &row);
+        check("add_f32", expected.iter().map(|v| v.to_bits()).eq(actual.iter().map(|v| v.to_bits())));
+        let (input, weights, bias) = (f32s(&mut rng, n), f32s(&mut rng, n * outputs), f32s(&mut rng, outputs));
+        let (mut expected, mut actual) = (alloc::vec![0f32; outputs], alloc::vec![0f32; outputs]);
+        scalar::dense_f32(&input, &weights, &bias, &mut expected);
+        kernels::dense_f32(kernel, &input, &weights, &bias, &mut actual);
+        check("dense_f32", expected.iter().map(|v| v.to_bits()).eq(actual.iter().map(|v| v.to_bits())));
     }
     failed
+}
+
+/// A learner's network ([`crate::learned`]) of `input`, two hidden layers
+/// (ReLU 40, sigmoid 33) and `output`, with weights uniform in ±0.5 from
+/// `seed`: for tests of the `.dcsn` format, the kernels and the search.
+pub fn learned_net(
+    input: crate::learned::InputKind,
+    output: crate::learned::OutputKind,
+    seed: u64,
+) -> crate::learned::LearnedNet {
+    use crate::learned::{Activation, LearnedLayer, LearnedNet};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let widths = [input.inputs(), 40, 33, output.outputs()];
+    let activations = [Activation::Relu, Activation::Sigmoid, Activation::Identity];
+    let layers = widths
+        .windows(2)
+        .zip(activations)
+        .map(|(w, activation)| {
+            let mut layer = LearnedLayer::zeros(w[0], w[1], activation);
+            layer.weights.iter_mut().chain(&mut layer.bias).for_each(|v| *v = rng.random_range(-0.5..0.5));
+            layer
+        })
+        .collect();
+    LearnedNet::new(input, layers, output, 250.0, alloc::string::String::from("random")).expect("a valid network")
 }

@@ -1,8 +1,10 @@
-//! Choosing the network: a file, the embedded default, or a seeded random one.
+//! Choosing the network: a file, the embedded default, or a seeded random
+//! one; or a learner's network (`.dcsn`).
 
 use std::path::Path;
 
 use anyhow::Context;
+use deepchess_core::learned::{LEARNED_MAGIC, LearnedNet};
 use deepchess_core::{DEFAULT_NETWORK, Network, Shape, random};
 
 /// Reads and checks a `.dcnn` file.
@@ -34,4 +36,14 @@ pub fn seeded_random() -> Network {
     let shape = Shape::distilled().with_utility(true).expect("the distilled shape takes a utility head");
     let bytes = random::network(&shape, 2.0, 2016).to_bytes();
     Network::from_bytes(&bytes).expect("a generated network loads")
+}
+
+/// The learner's network in `path` (a `.dcsn` file, told by its magic), or
+/// `None` if the file is another kind.
+pub fn load_learned(path: &Path) -> anyhow::Result<Option<LearnedNet>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !bytes.starts_with(&LEARNED_MAGIC) {
+        return Ok(None);
+    }
+    Ok(Some(LearnedNet::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))?))
 }

@@ -411,3 +411,97 @@ fn utility_head_fits_on_the_frozen_tower() {
         assert_eq!(net.compare_logit(&a, &a), reread.compare_logit(&b, &b));
     }
 }
+
+/// Games in which every move captures the most valuable piece it can (a
+/// random move when none can), each result following the material at the
+/// end: the played moves beat random ones, which Deep Pink's triplets learn.
+fn greedy_pgn(path: &Path, games: u64) {
+    use deepchess_core::shakmaty::Chess;
+    use rand::{Rng, SeedableRng};
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let value = |role: Role| match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 100,
+    };
+    for seed in 0..games {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut pos = Chess::default();
+        let mut sans = Vec::new();
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let best = moves.iter().filter_map(|m| m.capture().map(value)).max();
+            let pool: Vec<_> = match best {
+                Some(v) => moves.iter().filter(|m| m.capture().map(value) == Some(v)).collect(),
+                None => moves.iter().collect(),
+            };
+            let m = *pool[rng.random_range(0..pool.len())];
+            sans.push(San::from_move(&pos, m).to_string());
+            pos.play_unchecked(m);
+        }
+        let result = match balance(&pos) {
+            d if d > 0 => "1-0",
+            d if d < 0 => "0-1",
+            _ => "1/2-1/2",
+        };
+        write!(out, "[Event \"Greedy {seed}\"]\n[Result \"{result}\"]\n\n").unwrap();
+        for (i, san) in sans.iter().enumerate() {
+            if i % 2 == 0 {
+                write!(out, "{}. ", i / 2 + 1).unwrap();
+            }
+            write!(out, "{san} ").unwrap();
+        }
+        write!(out, "{result}\n\n").unwrap();
+    }
+}
+
+#[test]
+fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
+    use deepchess_core::learned::LearnedNet;
+    use deepchess_core::shakmaty::Chess;
+    use deepchess_core::uci::UciEngine;
+    use deepchess_trainer::train::deep_pink;
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("greedy.pgn");
+    greedy_pgn(&pgn, 1000);
+    let data = dir.path().join("data");
+    let sampling = Sampling { all_positions: true, include_captures: true, ..Sampling::default() };
+    let options = BuildOptions {
+        pgn: vec![pgn],
+        out: data.clone(),
+        filter: data::GameFilter::default(),
+        sampling,
+        val_permille: 150,
+    };
+    data::build(&options, true).unwrap();
+
+    let out = dir.path().join("deep-pink");
+    let rows = deep_pink::train(preset::deep_pink(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
+    // Chance is 0.5 (2,000 validation triplets: one standard error near 0.011).
+    let accuracy = rows[2].val_accuracy.unwrap();
+    assert!(accuracy > 0.6, "held-out triplet accuracy {accuracy}: {rows:?}");
+
+    // The exported network loads in core and the UCI engine plays it.
+    let bytes = std::fs::read(out.join(deep_pink::BEST_LEARNED_NETWORK)).unwrap();
+    let net = LearnedNet::from_bytes(&bytes).unwrap();
+    assert!(net.description.starts_with("Deep Pink"), "{}", net.description);
+    let mut engine = UciEngine::new(None);
+    let mut lines = Vec::new();
+    engine.load_network(Ok(&bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
+    for line in ["position startpos", "go depth 2"] {
+        engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
+        while engine.is_thinking() {
+            engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
+        }
+    }
+    let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
+    assert!(Chess::default().legal_moves().iter().any(|m| deepchess_core::uci::uci_move(*m).to_string() == best));
+}

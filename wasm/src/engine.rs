@@ -124,7 +124,8 @@ impl Engine {
     /// The inference kernel in use: `relaxed`, `simd128` or `scalar`.
     #[wasm_bindgen(getter)]
     pub fn kernel(&self) -> String {
-        self.uci.network().map_or("none", |n| n.kernel().name()).to_string()
+        let kernel = self.uci.network().map(|n| n.kernel()).or(self.uci.learned_network().map(|n| n.kernel()));
+        kernel.map_or("none", |k| k.name()).to_string()
     }
 
     /// The `.dcnn` bytes of the network in use, to build a GPU copy.

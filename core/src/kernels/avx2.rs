@@ -142,3 +142,41 @@ unsafe fn load<T>(p: *const T) -> __m256i {
     // SAFETY: the caller guarantees 32 readable bytes; loadu needs no alignment.
     unsafe { _mm256_loadu_si256(p.cast()) }
 }
+
+/// `acc += row` (`f32`).
+///
+/// # Safety
+/// The CPU must support AVX2; `acc` and `row` have the same length, a multiple of 8.
+#[target_feature(enable = "avx2")]
+pub unsafe fn add_f32(acc: &mut [f32], row: &[f32]) {
+    for (a, r) in acc.chunks_exact_mut(8).zip(row.chunks_exact(8)) {
+        // SAFETY: each chunk holds exactly 8 f32 (32 bytes); unaligned loads.
+        unsafe {
+            let sum = _mm256_add_ps(_mm256_loadu_ps(a.as_ptr()), _mm256_loadu_ps(r.as_ptr()));
+            _mm256_storeu_ps(a.as_mut_ptr(), sum);
+        }
+    }
+}
+
+/// [`scalar::dense_f32`](super::scalar::dense_f32): the eight partial sums
+/// are the eight lanes; multiply and add stay separate, as in the oracle.
+///
+/// # Safety
+/// The CPU must support AVX2; `input.len()` is a multiple of 8 and
+/// `weights` holds `out.len()` rows of it.
+#[target_feature(enable = "avx2")]
+pub unsafe fn dense_f32(input: &[f32], weights: &[f32], bias: &[f32], out: &mut [f32]) {
+    for (o, (b, row)) in out.iter_mut().zip(bias.iter().zip(weights.chunks_exact(input.len()))) {
+        let mut sum = _mm256_setzero_ps();
+        for (x, w) in input.chunks_exact(8).zip(row.chunks_exact(8)) {
+            // SAFETY: each chunk holds exactly 8 f32; unaligned loads.
+            unsafe {
+                sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_loadu_ps(x.as_ptr()), _mm256_loadu_ps(w.as_ptr())));
+            }
+        }
+        let mut lanes = [0f32; 8];
+        // SAFETY: `lanes` holds 8 f32.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), sum) };
+        *o = super::scalar::reduce8(lanes) + b;
+    }
+}

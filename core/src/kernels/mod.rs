@@ -13,6 +13,8 @@
 //! | [`crelu_i16`] | `out = clamp(acc, 0, 127)` |
 //! | [`dense`] | `out[o] = bias[o] + Σ input[i] * weights[o][i]` (`u8 × i8 → i32`) |
 //! | [`crelu_i32`] | `out = clamp((sum + 32) >> 6, 0, 127)` |
+//! | [`add_f32`] | `acc += row` in `f32`, the learners' networks' first layer ([`crate::learned`]) |
+//! | [`dense_f32`] | `out[o] = bias[o] + Σ input[i] * weights[o][i]` in `f32`, summed in the oracle's fixed order |
 
 use crate::arch::PADDING;
 
@@ -128,6 +130,23 @@ pub fn crelu_i16(kernel: Kernel, acc: &[i16], out: &mut [u8]) {
     check_padded(acc.len());
     assert_eq!(acc.len(), out.len());
     dispatch!(kernel, crelu_i16(acc, out))
+}
+
+/// `acc += row` (`f32`).
+pub fn add_f32(kernel: Kernel, acc: &mut [f32], row: &[f32]) {
+    check_padded(acc.len());
+    assert_eq!(acc.len(), row.len());
+    dispatch!(kernel, add_f32(acc, row))
+}
+
+/// `out[o] = bias[o] + Σ_i input[i] * weights[o * input.len() + i]` in
+/// `f32`, in the fixed summation order of [`scalar::dense_f32`], so that
+/// every kernel gives the same bits.
+pub fn dense_f32(kernel: Kernel, input: &[f32], weights: &[f32], bias: &[f32], out: &mut [f32]) {
+    check_padded(input.len());
+    assert_eq!(weights.len(), input.len() * out.len());
+    assert_eq!(bias.len(), out.len());
+    dispatch!(kernel, dense_f32(input, weights, bias, out))
 }
 
 /// `out[o] = bias[o] + Σ_i input[i] * weights[o * input.len() + i]` for every

@@ -39,3 +39,32 @@ pub fn crelu_i32(sums: &[i32], out: &mut [u8]) {
         *o = (s.wrapping_add(HALF) >> WEIGHT_SCALE_BITS).clamp(0, i32::from(ACT_MAX)) as u8;
     }
 }
+
+/// `acc += row`, element by element (`f32`).
+pub fn add_f32(acc: &mut [f32], row: &[f32]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a += r;
+    }
+}
+
+/// `out[o] = bias[o] + Σ_i input[i] * weights[o * input.len() + i]` in
+/// `f32`, summed in one fixed order that every kernel keeps: eight partial
+/// sums, lane `j` taking every `i ≡ j (mod 8)` in order, then
+/// `((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))`, then the bias.
+/// Products and sums are separate roundings (no fused multiply-add).
+pub fn dense_f32(input: &[f32], weights: &[f32], bias: &[f32], out: &mut [f32]) {
+    for (o, (b, row)) in out.iter_mut().zip(bias.iter().zip(weights.chunks_exact(input.len()))) {
+        let mut lanes = [0f32; 8];
+        for (x, w) in input.chunks_exact(8).zip(row.chunks_exact(8)) {
+            for (lane, (x, w)) in lanes.iter_mut().zip(x.iter().zip(w)) {
+                *lane += x * w;
+            }
+        }
+        *o = reduce8(lanes) + b;
+    }
+}
+
+/// The fixed reduction of eight partial sums (see [`dense_f32`]).
+pub fn reduce8(s: [f32; 8]) -> f32 {
+    ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+}

@@ -131,3 +131,41 @@ pub(super) fn store<T>(s: &mut [T], v: v128) {
     // SAFETY: `s` holds at least 16 bytes; v128_store needs no alignment.
     unsafe { v128_store(s.as_mut_ptr().cast(), v) }
 }
+
+/// `acc += row` (`f32`).
+pub fn add_f32(acc: &mut [f32], row: &[f32]) {
+    for (a, r) in acc.chunks_exact_mut(4).zip(row.chunks_exact(4)) {
+        // SAFETY: each chunk holds exactly 4 f32 (16 bytes); unaligned loads and stores.
+        unsafe {
+            let sum = f32x4_add(v128_load(a.as_ptr().cast()), v128_load(r.as_ptr().cast()));
+            v128_store(a.as_mut_ptr().cast(), sum);
+        }
+    }
+}
+
+/// [`scalar::dense_f32`](super::scalar::dense_f32): two 4-lane sums are the
+/// oracle's eight partial sums; multiply and add stay separate.
+pub fn dense_f32(input: &[f32], weights: &[f32], bias: &[f32], out: &mut [f32]) {
+    for (o, (b, row)) in out.iter_mut().zip(bias.iter().zip(weights.chunks_exact(input.len()))) {
+        let (mut low, mut high) = (f32x4_splat(0.0), f32x4_splat(0.0));
+        for (x, w) in input.chunks_exact(8).zip(row.chunks_exact(8)) {
+            // SAFETY: each chunk holds exactly 8 f32; unaligned loads.
+            unsafe {
+                let (x, w) = (x.as_ptr(), w.as_ptr());
+                low = f32x4_add(low, f32x4_mul(v128_load(x.cast()), v128_load(w.cast())));
+                high = f32x4_add(high, f32x4_mul(v128_load(x.add(4).cast()), v128_load(w.add(4).cast())));
+            }
+        }
+        let lanes = [
+            f32x4_extract_lane::<0>(low),
+            f32x4_extract_lane::<1>(low),
+            f32x4_extract_lane::<2>(low),
+            f32x4_extract_lane::<3>(low),
+            f32x4_extract_lane::<0>(high),
+            f32x4_extract_lane::<1>(high),
+            f32x4_extract_lane::<2>(high),
+            f32x4_extract_lane::<3>(high),
+        ];
+        *o = super::scalar::reduce8(lanes) + b;
+    }
+}

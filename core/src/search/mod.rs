@@ -13,7 +13,7 @@
 //!   network.
 //! - [`frontier`]: the first positions a search meets, for batched inference.
 
-mod cache;
+pub(crate) mod cache;
 mod comparator;
 mod evaluator;
 mod frontier;

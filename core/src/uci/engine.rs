@@ -19,6 +19,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::default_network::DEFAULT_NETWORK;
+use crate::learned::{LEARNED_MAGIC, LearnedNet};
 use crate::network::Network;
 use crate::search::{Event, Limits, NetComparator, NetEvaluator, Search, zobrist};
 use crate::uci::command::{Command, Go};
@@ -141,9 +142,20 @@ impl UciEngine {
         }
     }
 
-    /// The network in use.
+    /// Plays with a learner's network ([`crate::learned`]) through the
+    /// scalar search, whatever `Search` says (it has no other head).
+    pub fn set_learned_network(&mut self, net: LearnedNet) {
+        self.search = Some(Searcher::learned(net, self.options.hash_mb));
+    }
+
+    /// The DeepChess network in use (`None` while a learner's network plays).
     pub fn network(&self) -> Option<&Network> {
-        self.search.as_ref().map(Searcher::network)
+        self.search.as_ref().and_then(Searcher::network)
+    }
+
+    /// The learner's network in use, if one plays.
+    pub fn learned_network(&self) -> Option<&LearnedNet> {
+        self.search.as_ref().and_then(Searcher::learned_network)
     }
 
     /// The search that plays: `Search`, where the network has its head.
@@ -190,8 +202,22 @@ impl UciEngine {
     }
 
     /// Loads a weights file read by the host for `EvalFile`, reporting the
-    /// result as an `info string`. On error the previous network stays.
+    /// result as an `info string`: a DeepChess network (`.dcnn`) or a
+    /// learner's (`.dcsn`, told by its magic). On error the previous
+    /// network stays.
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {
+        if let Ok(b) = &bytes
+            && b.starts_with(&LEARNED_MAGIC)
+        {
+            match LearnedNet::from_bytes(b) {
+                Ok(net) => {
+                    out(&format!("info string loaded network {source}: {} (scalar search)", net.shape_name()));
+                    self.set_learned_network(net);
+                }
+                Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
+            }
+            return;
+        }
         match bytes.and_then(|b| Network::from_bytes(b).map_err(|e| e.to_string())) {
             Ok(net) => {
                 out(&format!("info string loaded network {source}: {}", net.shape()));

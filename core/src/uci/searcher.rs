@@ -1,5 +1,6 @@
-//! The search an engine plays with: DeepChess's comparison search or the
-//! scalar search over the utility head, behind one interface.
+//! The search an engine plays with: DeepChess's comparison search, the
+//! scalar search over the utility head or over a learner's network
+//! ([`crate::learned`]), or MCTS, behind one interface.
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -11,6 +12,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::alphazero::UtilitySearch;
+use crate::learned::{LearnedEvaluator, LearnedNet};
 use crate::network::Network;
 use crate::search::{Event, Limits, Line, NetComparator, NetEvaluator, NetLeaf, ScalarSearch, Score, Search, Value};
 
@@ -62,6 +64,8 @@ pub enum Searcher {
     Comparison(Box<Search<NetComparator>>),
     /// The scalar search.
     Scalar(Box<ScalarSearch<NetEvaluator>>),
+    /// The scalar search over a learner's network.
+    Learned(Box<ScalarSearch<LearnedEvaluator>>),
     /// MCTS.
     Mcts(Box<UtilitySearch>),
 }
@@ -78,21 +82,37 @@ impl Searcher {
         }
     }
 
+    /// The scalar search over a learner's network, whose tables take
+    /// `hash_mb` MiB.
+    pub fn learned(net: LearnedNet, hash_mb: usize) -> Searcher {
+        let (cache, tt) = split_hash(SearchKind::Scalar, hash_mb);
+        Searcher::Learned(Box::new(ScalarSearch::new(LearnedEvaluator::new(net, cache), tt)))
+    }
+
     /// Which search this is.
     pub fn kind(&self) -> SearchKind {
         match self {
             Searcher::Comparison(_) => SearchKind::Comparison,
-            Searcher::Scalar(_) => SearchKind::Scalar,
+            Searcher::Scalar(_) | Searcher::Learned(_) => SearchKind::Scalar,
             Searcher::Mcts(_) => SearchKind::Mcts,
         }
     }
 
-    /// The network.
-    pub fn network(&self) -> &Network {
+    /// The DeepChess network; `None` for a learner's network.
+    pub fn network(&self) -> Option<&Network> {
         match self {
-            Searcher::Comparison(s) => s.comparator().network(),
-            Searcher::Scalar(s) => s.evaluator().network(),
-            Searcher::Mcts(s) => s.network(),
+            Searcher::Comparison(s) => Some(s.comparator().network()),
+            Searcher::Scalar(s) => Some(s.evaluator().network()),
+            Searcher::Learned(_) => None,
+            Searcher::Mcts(s) => Some(s.network()),
+        }
+    }
+
+    /// The learner's network, if one plays.
+    pub fn learned_network(&self) -> Option<&LearnedNet> {
+        match self {
+            Searcher::Learned(s) => Some(s.evaluator().network()),
+            _ => None,
         }
     }
 
@@ -108,6 +128,10 @@ impl Searcher {
                 s.evaluator_mut().resize_cache(cache);
                 s.resize_tt(tt);
             }
+            Searcher::Learned(s) => {
+                s.evaluator_mut().resize_cache(cache);
+                s.resize_tt(tt);
+            }
             // The tree lives for one search; it has no table to size.
             Searcher::Mcts(_) => {}
         }
@@ -118,6 +142,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.clear(),
             Searcher::Scalar(s) => s.clear(),
+            Searcher::Learned(s) => s.clear(),
             Searcher::Mcts(_) => {}
         }
     }
@@ -127,6 +152,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.start(root, game, limits),
             Searcher::Scalar(s) => s.start(root, game, limits),
+            Searcher::Learned(s) => s.start(root, game, limits),
             Searcher::Mcts(s) => s.start(root, game, limits),
         }
     }
@@ -136,6 +162,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.is_running(),
             Searcher::Scalar(s) => s.is_running(),
+            Searcher::Learned(s) => s.is_running(),
             Searcher::Mcts(s) => s.is_running(),
         }
     }
@@ -145,6 +172,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.step(budget, should_stop),
             Searcher::Scalar(s) => s.step(budget, should_stop),
+            Searcher::Learned(s) => s.step(budget, should_stop),
             Searcher::Mcts(s) => s.step(budget, should_stop),
         }
     }
@@ -154,6 +182,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.stop(),
             Searcher::Scalar(s) => s.stop(),
+            Searcher::Learned(s) => s.stop(),
             Searcher::Mcts(s) => s.stop(),
         }
     }
@@ -163,6 +192,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.best_move(),
             Searcher::Scalar(s) => s.best_move(),
+            Searcher::Learned(s) => s.best_move(),
             Searcher::Mcts(s) => s.best_move(),
         }
     }
@@ -172,6 +202,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.nodes(),
             Searcher::Scalar(s) => s.nodes(),
+            Searcher::Learned(s) => s.nodes(),
             Searcher::Mcts(s) => s.nodes(),
         }
     }
@@ -181,6 +212,7 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => s.hashfull(),
             Searcher::Scalar(s) => s.hashfull(),
+            Searcher::Learned(s) => s.hashfull(),
             Searcher::Mcts(_) => 0,
         }
     }
@@ -199,6 +231,10 @@ impl Searcher {
                 (line.depth, line.seldepth, line.multipv, score, line.pv)
             }
             Searcher::Scalar(s) => {
+                let line = s.last_line()?;
+                (line.depth, line.seldepth, line.multipv, line.score, line.pv.clone())
+            }
+            Searcher::Learned(s) => {
                 let line = s.last_line()?;
                 (line.depth, line.seldepth, line.multipv, line.score, line.pv.clone())
             }
@@ -227,6 +263,7 @@ impl Searcher {
         let depth = match self {
             Searcher::Comparison(s) => s.iteration(),
             Searcher::Scalar(s) => s.iteration(),
+            Searcher::Learned(s) => s.iteration(),
             Searcher::Mcts(s) => s.line().map_or(0, |(pv, _)| pv.len() as u32),
         };
         format!(

@@ -44,6 +44,10 @@ pub struct BuildArgs {
     /// Keep every eligible position.
     #[arg(long)]
     all_positions: bool,
+    /// Keep positions whose move played is a capture (the paper leaves them
+    /// out; `train deep-pink` needs them).
+    #[arg(long)]
+    include_captures: bool,
     /// Leave out games with a player rated below this (where the game's
     /// WhiteElo/BlackElo tags give a rating; games without one are kept).
     #[arg(long)]
@@ -110,6 +114,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
                     skip_moves: args.skip_moves,
                     include_draws: args.include_draws,
                     all_positions: args.all_positions,
+                    include_captures: args.include_captures,
                     seed: args.seed,
                 },
                 val_permille: args.val_permille.min(1000),

@@ -13,7 +13,7 @@ use crate::train::preset::{self, Preset};
 use crate::train::runner::RunOptions;
 use crate::train::speed::{self, SpeedOptions};
 use crate::train::utility::{self, Target, UtilityOptions};
-use crate::train::{distill, pos2vec, siamese};
+use crate::train::{deep_pink, distill, pos2vec, siamese};
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
@@ -24,6 +24,8 @@ pub enum Command {
     Siamese(SiameseArgs),
     /// Distill a trained Siamese run into the small shape.
     Distill(DistillArgs),
+    /// Deep Pink (seed 003): a scalar evaluation from (position, played move, random move) triplets.
+    DeepPink(DeepPinkArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
     Utility(UtilityArgs),
     /// Training speed: pairs per second of Siamese steps on generated positions.
@@ -180,6 +182,40 @@ pub struct DistillArgs {
     positions_per_epoch: Option<usize>,
 }
 
+/// Arguments of `train deep-pink`.
+#[derive(clap::Args)]
+pub struct DeepPinkArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// `smoke` for tests, `quick` (256 wide) for this machine, `paper` (2,048 wide).
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Override the preset's hidden widths (three for Deep Pink's shape).
+    #[arg(long, value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
+    /// Override the preset's epochs.
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// Override the preset's triplets per epoch.
+    #[arg(long)]
+    triplets_per_epoch: Option<usize>,
+    /// Override the preset's batch size (triplets per step).
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Override the preset's learning rate.
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Override κ, the weight of f(p) = −f(q).
+    #[arg(long)]
+    kappa: Option<f64>,
+    /// Override the preset's optimizer (Adam: plain Adam; sgd: with the preset's Nesterov momentum).
+    #[arg(long, value_enum)]
+    optimizer: Option<OptimizerKind>,
+    /// Override the preset's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
 /// Arguments of `train siamese`.
 #[derive(clap::Args)]
 pub struct SiameseArgs {
@@ -242,6 +278,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Pos2vec(args) => run_pos2vec(args),
         Command::Siamese(args) => run_siamese(args),
         Command::Distill(args) => run_distill(args),
+        Command::DeepPink(args) => run_deep_pink(args),
         Command::Utility(args) => run_utility(args),
         Command::Bench(args) => run_bench(args),
     }
@@ -422,6 +459,45 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
             100.0 * last.train_accuracy.unwrap_or(0.0),
             100.0 * last.val_accuracy.unwrap_or(0.0),
             run.out.join("model.dcnf").display()
+        );
+    }
+    Ok(())
+}
+
+fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
+    let mut config = preset::deep_pink(args.preset);
+    if let Some(hidden) = &args.hidden {
+        config.model.hidden = hidden.clone();
+    }
+    if let Some(epochs) = args.epochs {
+        config.optim.epochs = epochs;
+    }
+    if let Some(count) = args.triplets_per_epoch {
+        config.data.per_epoch = count;
+    }
+    if let Some(batch) = args.batch_size {
+        config.optim.batch_size = batch;
+    }
+    if let Some(lr) = args.learning_rate {
+        config.optim.learning_rate = lr;
+    }
+    if let Some(kappa) = args.kappa {
+        config.kappa = kappa;
+    }
+    if let Some(optimizer) = args.optimizer {
+        config.optim.optimizer = optimizer;
+    }
+    if let Some(seed) = args.seed {
+        config.data.seed = seed;
+    }
+    let run = &args.run;
+    let rows = deep_pink::train(config, &run.data, &run.out, run.device, &run.options())?;
+    if let Some(last) = rows.last() {
+        println!(
+            "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
+            rows.len(),
+            100.0 * last.val_accuracy.unwrap_or(0.0),
+            run.out.join(deep_pink::BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())

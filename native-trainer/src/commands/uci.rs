@@ -57,7 +57,8 @@ impl Helpers {
 /// Arguments of `deepchess uci`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A `.dcnn` network to play with instead of the embedded default.
+    /// A network to play with instead of the embedded default: a DeepChess
+    /// `.dcnn`, or a learner's `.dcsn` (played by the scalar search).
     #[arg(long)]
     weights: Option<PathBuf>,
 }
@@ -66,7 +67,18 @@ pub struct Args {
 /// input a search with a limit (depth, nodes, time) still completes and
 /// prints its `bestmove`; an infinite one is stopped.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let mut engine = UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net));
+    let learned = match &args.weights {
+        Some(path) => network::load_learned(path)?,
+        None => None,
+    };
+    let mut engine = match learned {
+        Some(net) => {
+            let mut engine = UciEngine::new(None);
+            engine.set_learned_network(net);
+            engine
+        }
+        None => UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net)),
+    };
     engine.set_max_threads(MAX_THREADS);
     let mut helpers = Helpers::default();
     let start = Instant::now();

@@ -19,13 +19,23 @@ pub struct Sampling {
     pub include_draws: bool,
     /// Keep every eligible position instead of `per_game` random ones.
     pub all_positions: bool,
+    /// Keep positions whose move played is a capture (the paper leaves them
+    /// out; Deep Pink's triplets need them).
+    pub include_captures: bool,
     /// Seed; the same seed and input give the same records.
     pub seed: u64,
 }
 
 impl Default for Sampling {
     fn default() -> Sampling {
-        Sampling { per_game: 10, skip_moves: 5, include_draws: false, all_positions: false, seed: 2016 }
+        Sampling {
+            per_game: 10,
+            skip_moves: 5,
+            include_draws: false,
+            all_positions: false,
+            include_captures: false,
+            seed: 2016,
+        }
     }
 }
 
@@ -37,7 +47,9 @@ impl Sampling {
             return Vec::new();
         }
         let first = 2 * self.skip_moves as usize;
-        let eligible: Vec<usize> = (first..game.plies.len()).filter(|&i| !game.plies[i].played.is_capture()).collect();
+        let eligible: Vec<usize> = (first..game.plies.len())
+            .filter(|&i| self.include_captures || !game.plies[i].played.is_capture())
+            .collect();
         if self.all_positions || eligible.len() <= self.per_game {
             return eligible;
         }

@@ -30,6 +30,14 @@ impl ModelConfig {
     }
 }
 
+/// A learner's scalar network: the hidden layers' widths (the input width
+/// and the outputs are the learner's).
+#[derive(Config, Debug, PartialEq)]
+pub struct MlpConfig {
+    /// Hidden widths, first to last.
+    pub hidden: Vec<usize>,
+}
+
 /// What an epoch draws, and what validation scores.
 #[derive(Config, Debug, PartialEq)]
 pub struct DataConfig {

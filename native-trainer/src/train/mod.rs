@@ -1,18 +1,22 @@
 //! Training on burn (features `flex` and `wgpu`).
 //!
 //! One epoch runner ([`runner`]) trains every learner ([`learner::Learner`]):
-//! Pos2Vec pretraining, the Siamese comparison network on (W, L) pairs, and
-//! distillation. A learner supplies its model, its items and its loss; its
+//! Pos2Vec pretraining, the Siamese comparison network on (W, L) pairs,
+//! distillation, and the other seeds' learners of a scalar evaluation
+//! ([`deep_pink`]) on a small perceptron ([`mlp`]) that core runs as a
+//! `.dcsn` network. A learner supplies its model, its items and its loss; its
 //! configuration nests the shared sections ([`config`], [`optim`]), and
 //! [`preset`] holds every preset.
 
 pub mod batch;
 pub mod config;
+pub mod deep_pink;
 pub mod device;
 pub mod distill;
 pub mod inputs;
 pub mod learner;
 pub mod metrics;
+pub mod mlp;
 pub mod model;
 pub mod optim;
 pub mod pos2vec;

@@ -37,7 +37,8 @@ pub struct Siamese {
     head: Vec<Linear>,
 }
 
-/// A sparse first layer (`[774, h]` weight): `[batch, 37]` bits to `[batch, h]`
+/// A sparse first layer (`[774, h]` weight, or `[n + 1, h]` for `n` inputs:
+/// the padding row is the last): `[batch, 37]` bits to `[batch, h]`
 /// sums, gathering and adding one weight row per active bit (an embedding
 /// bag), which is what a dense product with the 773-bit vector computes.
 ///
@@ -51,7 +52,8 @@ pub fn bag_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
     let weight = layer.weight.val(); // [774, h]
     let width = weight.dims()[1];
     let zero = Tensor::<2>::zeros([1, width], &weight.device());
-    let table = Tensor::cat(vec![weight.narrow(0, 0, INPUTS), zero], 0); // [774, h], last row 0
+    let inputs = weight.dims()[0] - 1; // the padding row is the last
+    let table = Tensor::cat(vec![weight.narrow(0, 0, inputs), zero], 0); // [774, h], last row 0
     let rows = table.select(0, positions.indices.clone().reshape([batch * slots])); // [batch * 37, h]
     let sums = rows.reshape([batch, slots, width]).sum_dim(1); // [batch, 1, h]
     let bias = layer.bias.as_ref().expect("layers have biases").val().reshape([1, width]);

@@ -3,6 +3,7 @@
 
 use burn::config::Config;
 use burn::optim::decay::WeightDecayConfig;
+use burn::optim::momentum::MomentumConfig;
 use burn::optim::{AdamConfig, ModuleOptimizer, SgdConfig};
 
 /// The optimizer.
@@ -36,11 +37,23 @@ pub struct OptimConfig {
     /// L2 weight decay (none at 0).
     #[config(default = 0.0)]
     pub weight_decay: f64,
+    /// SGD's momentum (none at 0; Adam ignores it).
+    #[config(default = 0.0)]
+    pub momentum: f64,
+    /// SGD's momentum is Nesterov's (Deep Pink's).
+    #[config(default = false)]
+    pub nesterov: bool,
 }
 
 impl OptimConfig {
     /// A fresh optimizer.
     pub fn init(&self) -> ModuleOptimizer {
+        if self.optimizer == OptimizerKind::Sgd && self.momentum > 0.0 {
+            let decay = (self.weight_decay > 0.0).then(|| WeightDecayConfig::new(self.weight_decay as f32));
+            let momentum =
+                MomentumConfig::new().with_momentum(self.momentum).with_dampening(0.0).with_nesterov(self.nesterov);
+            return SgdConfig::new().with_weight_decay(decay).with_momentum(Some(momentum)).init();
+        }
         optimizer(self.optimizer, self.weight_decay)
     }
 
