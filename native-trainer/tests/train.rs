@@ -505,3 +505,71 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
     assert!(Chess::default().legal_moves().iter().any(|m| deepchess_core::uci::uci_move(*m).to_string() == best));
 }
+
+/// The exported network's value against the fixture's evaluations (the
+/// material balance) on the validation split: their correlation.
+fn correlation_with_evals(net: &deepchess_core::learned::LearnedNet, data: &Path) -> f64 {
+    let val = Dataset::open(&data.join("val.bin")).unwrap();
+    let pairs: Vec<(f64, f64)> = val
+        .records()
+        .iter()
+        .filter_map(|r| Some((f64::from(net.white_value(&r.position()?)), data::eval_cp(r)?)))
+        .collect();
+    let n = pairs.len() as f64;
+    let (mx, my) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
+    let cov: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let (vx, vy): (f64, f64) =
+        (pairs.iter().map(|p| (p.0 - mx).powi(2)).sum(), pairs.iter().map(|p| (p.1 - my).powi(2)).sum());
+    cov / (vx * vy).sqrt()
+}
+
+#[test]
+fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays() {
+    use deepchess_core::learned::LearnedNet;
+    use deepchess_core::shakmaty::Chess;
+    use deepchess_core::uci::UciEngine;
+    use deepchess_trainer::train::dbn::{self, Approach};
+    use deepchess_trainer::train::deep_pink::BEST_LEARNED_NETWORK;
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dataset(dir.path());
+    for approach in [Approach::Wdl, Approach::Regression, Approach::Classes7] {
+        let mut config = preset::dbn(Preset::Smoke, approach);
+        config.pretrain.optim.epochs = 2;
+        config.optim.epochs = 4;
+        let out = dir.path().join(format!("{approach:?}"));
+        let rows = dbn::train(config, &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+        // Two RBMs of two epochs each, then four fine-tuning epochs.
+        assert_eq!(rows.iter().map(|r| r.phase).collect::<Vec<_>>(), [1, 1, 2, 2, 3, 3, 3, 3]);
+        // The first RBM reconstructs the bits better than their frequencies
+        // would: about 36 of 772 bits are on, so predicting each bit's mean
+        // leaves a squared error near 36/772 · (1 − 36/772) ≈ 0.044.
+        assert!(rows[1].val_loss < 0.035, "{approach:?}: reconstruction error {}: {rows:?}", rows[1].val_loss);
+        assert!(rows[..4].iter().all(|r| r.val_loss.is_finite() && r.train_loss.is_finite()));
+        assert!(rows[7].train_loss < rows[4].train_loss, "{approach:?}: {rows:?}");
+        let bytes = std::fs::read(out.join(BEST_LEARNED_NETWORK)).unwrap();
+        let net = LearnedNet::from_bytes(&bytes).unwrap();
+        // Chance is no correlation (one standard error near 0.013 on the
+        // fixture's ~6,000 validation positions). The evaluations are the
+        // material, which the results follow only loosely (they are the
+        // material at the game's end), and four small epochs with dropout
+        // 0.5 are a short training: at least 0.1, eight standard errors.
+        let r = correlation_with_evals(&net, &data);
+        println!("{approach:?}: correlation {r:.3} with the evaluations");
+        assert!(r > 0.1, "{approach:?}: correlation {r} with the evaluations");
+
+        let mut engine = UciEngine::new(None);
+        let mut lines = Vec::new();
+        engine.load_network(Ok(&bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
+        for line in ["position startpos", "go depth 2"] {
+            engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
+            while engine.is_thinking() {
+                engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
+            }
+        }
+        let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
+        let legal =
+            Chess::default().legal_moves().iter().any(|m| deepchess_core::uci::uci_move(*m).to_string() == best);
+        assert!(legal, "{approach:?}: {lines:?}");
+    }
+}

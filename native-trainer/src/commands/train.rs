@@ -7,6 +7,7 @@ use deepchess_core::{Network, Shape, format};
 
 use crate::data::{Dataset, LabelOptions, Labels};
 use crate::train::config::ModelConfig;
+use crate::train::dbn::{self, Approach};
 use crate::train::device::DeviceChoice;
 use crate::train::optim::OptimizerKind;
 use crate::train::preset::{self, Preset};
@@ -24,6 +25,8 @@ pub enum Command {
     Siamese(SiameseArgs),
     /// Distill a trained Siamese run into the small shape.
     Distill(DistillArgs),
+    /// Herud–Mueller's deep belief network (seed 001): RBM pre-training, then one of three approaches.
+    Dbn(DbnArgs),
     /// Deep Pink (seed 003): a scalar evaluation from (position, played move, random move) triplets.
     DeepPink(DeepPinkArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
@@ -182,6 +185,38 @@ pub struct DistillArgs {
     positions_per_epoch: Option<usize>,
 }
 
+/// Arguments of `train dbn`.
+#[derive(clap::Args)]
+pub struct DbnArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// What the network predicts: (a) wdl, the game's result; (b) regression, the engine evaluation
+    /// through tanh; (c) classes7, the evaluation in seven classes.
+    #[arg(long, value_enum)]
+    approach: Approach,
+    /// `smoke` for tests, `quick` for this machine, `paper` (the paper's schedule).
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Override the hidden widths (the paper's: 100,100,100; also 400,200,100 and 600,400,200,100).
+    #[arg(long, value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
+    /// Override the RBM epochs per layer.
+    #[arg(long)]
+    pretrain_epochs: Option<usize>,
+    /// Override the fine-tuning epochs.
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// Override the positions per fine-tuning epoch.
+    #[arg(long)]
+    positions_per_epoch: Option<usize>,
+    /// Override the dropout.
+    #[arg(long)]
+    dropout: Option<f64>,
+    /// Override the preset's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
 /// Arguments of `train deep-pink`.
 #[derive(clap::Args)]
 pub struct DeepPinkArgs {
@@ -278,6 +313,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Pos2vec(args) => run_pos2vec(args),
         Command::Siamese(args) => run_siamese(args),
         Command::Distill(args) => run_distill(args),
+        Command::Dbn(args) => run_dbn(args),
         Command::DeepPink(args) => run_deep_pink(args),
         Command::Utility(args) => run_utility(args),
         Command::Bench(args) => run_bench(args),
@@ -497,6 +533,42 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
             "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
+            run.out.join(deep_pink::BEST_LEARNED_NETWORK).display()
+        );
+    }
+    Ok(())
+}
+
+fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
+    let mut config = preset::dbn(args.preset, args.approach);
+    if let Some(hidden) = &args.hidden {
+        config.model.hidden = hidden.clone();
+    }
+    if let Some(epochs) = args.pretrain_epochs {
+        config.pretrain.optim.epochs = epochs;
+    }
+    if let Some(epochs) = args.epochs {
+        config.optim.epochs = epochs;
+    }
+    if let Some(count) = args.positions_per_epoch {
+        config.data.per_epoch = count;
+    }
+    if let Some(dropout) = args.dropout {
+        config.dropout = dropout.clamp(0.0, 0.9);
+    }
+    if let Some(seed) = args.seed {
+        config.data.seed = seed;
+    }
+    let run = &args.run;
+    let rows = dbn::train(config, &run.data, &run.out, run.device, &run.options())?;
+    if let Some(last) = rows.last() {
+        let figure = last.val_accuracy.map_or_else(
+            || format!("Huber loss {:.4}", last.val_loss),
+            |a| format!("class accuracy {:.2}%", 100.0 * a),
+        );
+        println!(
+            "dbn: {} epochs, held-out {figure}; network {}",
+            rows.len(),
             run.out.join(deep_pink::BEST_LEARNED_NETWORK).display()
         );
     }

@@ -33,7 +33,8 @@ pub fn sparse_batch<'a>(lists: impl Iterator<Item = &'a [u16]>, inputs: usize, d
     Positions { indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device) }
 }
 
-fn activate(x: Tensor<2>, activation: Activation) -> Tensor<2> {
+/// `activation` applied to `x`.
+pub fn activate(x: Tensor<2>, activation: Activation) -> Tensor<2> {
     match activation {
         Activation::Identity => x,
         Activation::Relu => relu(x),
@@ -67,6 +68,22 @@ impl Mlp {
         let mut x = bag_sums(&self.first, positions);
         for layer in &self.layers {
             x = layer.forward(dropout(activate(x, hidden)));
+        }
+        x
+    }
+
+    /// Layer `k` (0: the sparse first layer, whose last weight row is the
+    /// padding row).
+    pub fn layer(&self, k: usize) -> &Linear {
+        if k == 0 { &self.first } else { &self.layers[k - 1] }
+    }
+
+    /// The activations after the first `k` layers (each followed by
+    /// `hidden`); `k = 0` is not allowed (the inputs are sparse).
+    pub fn codes(&self, positions: &Positions, k: usize, hidden: Activation) -> Tensor<2> {
+        let mut x = activate(bag_sums(&self.first, positions), hidden);
+        for layer in &self.layers[..k - 1] {
+            x = activate(layer.forward(x), hidden);
         }
         x
     }

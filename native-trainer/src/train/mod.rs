@@ -3,13 +3,14 @@
 //! One epoch runner ([`runner`]) trains every learner ([`learner::Learner`]):
 //! Pos2Vec pretraining, the Siamese comparison network on (W, L) pairs,
 //! distillation, and the other seeds' learners of a scalar evaluation
-//! ([`deep_pink`]) on a small perceptron ([`mlp`]) that core runs as a
+//! ([`dbn`], [`deep_pink`]) on a small perceptron ([`mlp`]) that core runs as a
 //! `.dcsn` network. A learner supplies its model, its items and its loss; its
 //! configuration nests the shared sections ([`config`], [`optim`]), and
 //! [`preset`] holds every preset.
 
 pub mod batch;
 pub mod config;
+pub mod dbn;
 pub mod deep_pink;
 pub mod device;
 pub mod distill;
