@@ -64,6 +64,13 @@ for (const build of BUILDS) {
     copyFileSync(join(pkg, file), join(out, 'engine', file));
   }
 }
+// The other learners' networks (weights/learners.json): copied to nets/ with
+// their list, fetched by the engine worker only when a visitor picks one.
+const learners = join(here, '..', 'weights', 'learners.json');
+const networks = existsSync(learners) ? JSON.parse(readFileSync(learners, 'utf8')) : [];
+mkdirSync(join(out, 'nets'), { recursive: true });
+for (const net of networks) copyFileSync(join(here, '..', 'weights', net.file), join(out, 'nets', net.file));
+writeFileSync(join(out, 'nets', 'networks.json'), JSON.stringify(networks, null, 2) + '\n');
 writeFileSync(join(out, 'icon-192.png'), icon(192));
 writeFileSync(join(out, 'icon-512.png'), icon(512));
 
@@ -78,7 +85,8 @@ const builds = Object.fromEntries(
   BUILDS.map((b) => [b, [`engine/deepchess_${b}.js`, `engine/deepchess_${b}_bg.wasm`, ...(b.endsWith('_mt') ? ['engine/helper.js'] : [])]]),
 );
 const inBuild = new Set(Object.values(builds).flat());
-const assets = ['./', ...files.filter((f) => !inBuild.has(f))];
+// Networks are not precached: a visitor downloads the one they pick.
+const assets = ['./', ...files.filter((f) => !inBuild.has(f) && !/\.dc[ns]n$/.test(f))];
 const sw = readFileSync(join(here, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version))
   .replace('__ASSETS__', JSON.stringify(assets, null, 2))

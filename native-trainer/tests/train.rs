@@ -412,6 +412,24 @@ fn utility_head_fits_on_the_frozen_tower() {
     }
 }
 
+/// The UCI engine loads a learner's network from `bytes` (as `EvalFile`
+/// does) and plays a legal move with it at depth 2.
+fn engine_plays(bytes: &[u8]) {
+    use deepchess_core::shakmaty::Chess;
+    use deepchess_core::uci::{UciEngine, uci_move};
+    let mut engine = UciEngine::new(None);
+    let mut lines = Vec::new();
+    engine.load_network(Ok(bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
+    for line in ["position startpos", "go depth 2"] {
+        engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
+        while engine.is_thinking() {
+            engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
+        }
+    }
+    let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
+    assert!(Chess::default().legal_moves().iter().any(|m| uci_move(*m).to_string() == best), "{lines:?}");
+}
+
 /// Games in which every move captures the most valuable piece it can (a
 /// random move when none can), each result following the material at the
 /// end: the played moves beat random ones, which Deep Pink's triplets learn.
@@ -463,8 +481,6 @@ fn greedy_pgn(path: &Path, games: u64) {
 #[test]
 fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
-    use deepchess_core::shakmaty::Chess;
-    use deepchess_core::uci::UciEngine;
     use deepchess_trainer::train::deep_pink;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
@@ -493,17 +509,7 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     let bytes = std::fs::read(out.join(deep_pink::BEST_LEARNED_NETWORK)).unwrap();
     let net = LearnedNet::from_bytes(&bytes).unwrap();
     assert!(net.description.starts_with("Deep Pink"), "{}", net.description);
-    let mut engine = UciEngine::new(None);
-    let mut lines = Vec::new();
-    engine.load_network(Ok(&bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
-    for line in ["position startpos", "go depth 2"] {
-        engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
-        while engine.is_thinking() {
-            engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
-        }
-    }
-    let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
-    assert!(Chess::default().legal_moves().iter().any(|m| deepchess_core::uci::uci_move(*m).to_string() == best));
+    engine_plays(&bytes);
 }
 
 /// The exported network's value against the fixture's evaluations (the
@@ -526,8 +532,6 @@ fn correlation_with_evals(net: &deepchess_core::learned::LearnedNet, data: &Path
 #[test]
 fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
-    use deepchess_core::shakmaty::Chess;
-    use deepchess_core::uci::UciEngine;
     use deepchess_trainer::train::dbn::{self, Approach};
     use deepchess_trainer::train::deep_pink::BEST_LEARNED_NETWORK;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
@@ -557,19 +561,6 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
         let r = correlation_with_evals(&net, &data);
         println!("{approach:?}: correlation {r:.3} with the evaluations");
         assert!(r > 0.1, "{approach:?}: correlation {r} with the evaluations");
-
-        let mut engine = UciEngine::new(None);
-        let mut lines = Vec::new();
-        engine.load_network(Ok(&bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
-        for line in ["position startpos", "go depth 2"] {
-            engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
-            while engine.is_thinking() {
-                engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
-            }
-        }
-        let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
-        let legal =
-            Chess::default().legal_moves().iter().any(|m| deepchess_core::uci::uci_move(*m).to_string() == best);
-        assert!(legal, "{approach:?}: {lines:?}");
+        engine_plays(&bytes);
     }
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use deepchess_core::learned::LearnedNet;
 use deepchess_core::{DEFAULT_NETWORK, Network, format};
 use deepchess_tests::binary::deepchess;
 
@@ -26,6 +27,42 @@ fn every_shipped_network_is_named_by_its_hash_and_loads() {
         count += 1;
     }
     assert!(count >= 1);
+}
+
+/// The other seeds' learners' networks (`.dcsn`): named by their hash, each
+/// loads, `learners.json` (the site's list) names exactly them, and the
+/// binary plays each one.
+#[test]
+fn every_learner_network_is_named_by_its_hash_listed_for_the_site_and_plays() {
+    let list = std::fs::read_to_string(weights_dir().join("learners.json")).unwrap();
+    let mut listed: Vec<String> =
+        list.split("\"file\": \"").skip(1).map(|s| s.split('"').next().unwrap().to_string()).collect();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(weights_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "dcsn") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        assert_eq!(name, format::file_name(&bytes).replace(".dcnn", ".dcsn"));
+        LearnedNet::from_bytes(&bytes).unwrap();
+        let mut child = Command::new(deepchess())
+            .args(["uci", "--weights"])
+            .arg(&path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"position startpos moves e2e4\ngo depth 3\n").unwrap();
+        let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+        assert!(text.lines().last().unwrap().starts_with("bestmove "), "{name}: {text}");
+        assert!(text.contains("info depth 3 ") && !text.contains("error"), "{name}: {text}");
+        found.push(name);
+    }
+    found.sort();
+    listed.sort();
+    assert_eq!(found, listed);
 }
 
 #[test]

@@ -218,7 +218,8 @@ const NETWORK_CACHE = 'networks';
 
 /**
  * A network's bytes, downloaded once. A file named by its content,
- * `deepchess-<12 hex of sha256>.dcnn` as every shipped network is, is stored
+ * `deepchess-<12 hex of sha256>.dcnn` (or `.dcsn`, a learner's network) as
+ * every shipped network is, is stored
  * under that hash, so any URL of the same file (another host, a new version
  * of the site) is answered from the store, online or not; the download is
  * checked against its name. Other URLs are stored under the URL. Where the
@@ -226,8 +227,8 @@ const NETWORK_CACHE = 'networks';
  */
 async function fetchNetwork(url) {
   const absolute = new URL(url, self.location.href);
-  const named = /deepchess-([0-9a-f]{12})\.dcnn$/.exec(absolute.pathname)?.[1];
-  const key = named ? new URL(`/networks/${named}.dcnn`, self.location.origin) : absolute;
+  const [, named, kind] = /deepchess-([0-9a-f]{12})\.(dcnn|dcsn)$/.exec(absolute.pathname) ?? [];
+  const key = named ? new URL(`/networks/${named}.${kind}`, self.location.origin) : absolute;
   const cache = self.caches ? await self.caches.open(NETWORK_CACHE).catch(() => null) : null;
   const hit = await cache?.match(key);
   if (hit) {

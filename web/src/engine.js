@@ -1,7 +1,7 @@
 // The DeepChess engine API for pages: a thin layer over the UCI web worker.
 //
 //   import { createEngine } from './deepchess.js';
-//   const engine = await createEngine();          // or { workerUrl, build: 'scalar', webgpu: false }
+//   const engine = await createEngine();          // or { workerUrl, build: 'scalar', webgpu: false, network: url }
 //   engine.onLine((line) => console.log(line));   // every line the engine prints
 //   engine.send('position startpos moves e2e4');
 //   engine.send('go depth 12');
@@ -15,8 +15,12 @@
 export const defaultWorkerUrl = new URL('./engine/worker.js', import.meta.url);
 
 /**
- * Starts the engine worker and waits for `uciok`.
- * @param {{ workerUrl?: string | URL, build?: 'relaxed' | 'simd' | 'scalar', webgpu?: boolean }} [options]
+ * Starts the engine worker and waits for `uciok`. `network` is the URL of a
+ * weights file to play with instead of the built-in network (a DeepChess
+ * `.dcnn` or a learner's `.dcsn`); it is downloaded once, kept by content for
+ * offline use and checked against the hash in its name, and a file that does
+ * not load is an error.
+ * @param {{ workerUrl?: string | URL, build?: 'relaxed' | 'simd' | 'scalar', webgpu?: boolean, network?: string | URL }} [options]
  * @returns {Promise<Engine>}
  */
 export async function createEngine(options = {}) {
@@ -25,6 +29,17 @@ export async function createEngine(options = {}) {
   if (options.webgpu === false) url.searchParams.set('webgpu', '0');
   const engine = new Engine(new Worker(url, { type: 'module' }));
   engine.id = await engine.request('uci', (line) => line === 'uciok');
+  if (options.network) {
+    const network = new URL(options.network, self.location.href).href;
+    const lines = await engine.request(`setoption name EvalFile value ${network}`, (line) =>
+      /^info string (loaded network|error: cannot load network)/.test(line),
+    );
+    const last = lines[lines.length - 1];
+    if (last.includes('error')) {
+      engine.terminate();
+      throw new Error(last.replace(/^info string error: /, ''));
+    }
+  }
   return engine;
 }
 

@@ -87,6 +87,7 @@ createEngine()
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
     const threads = setUpThreads(engine);
     $('#engine-status').textContent = `${name}, ${threads}, ready`;
+    fillNetworks();
     update();
     // The service worker keeps the engine build this browser runs for offline use.
     const [, kernel, mt] = /wasm-(\w+?)(-mt)?$/.exec(name) ?? [];
@@ -463,6 +464,41 @@ function sendSearch(engine, choice) {
     engine.send(`setoption name Search value ${choice}`);
   }
 }
+
+/** Lists the learners' networks the site ships (`nets/networks.json`) in the Network choice. */
+async function fillNetworks() {
+  try {
+    const response = await fetch('nets/networks.json');
+    for (const net of response.ok ? await response.json() : []) {
+      const option = document.createElement('option');
+      // The worker resolves a relative URL against its own location: give it the page's.
+      option.value = new URL(`nets/${net.file}`, location.href).href;
+      option.textContent = net.name;
+      option.title = net.description ?? '';
+      $('#network').append(option);
+    }
+  } catch {
+    // Offline before the list was cached: the built-in network only.
+  }
+}
+
+// A learner's network plays through the alpha-beta search over its value
+// (it has no comparison head); DeepChess's goes back to the Search choice.
+$('#network').addEventListener('change', async () => {
+  if (!searcher) return;
+  token = {};
+  await searcher.cancel();
+  const file = $('#network').value;
+  const engine = searcher.engine;
+  const lines = await engine.request(`setoption name EvalFile value ${file || '<embedded>'}`, (line) =>
+    /^info string (loaded network|error: cannot load network)/.test(line),
+  );
+  const last = lines[lines.length - 1];
+  $('#search').disabled = file !== '' && !last.includes('error');
+  if (!file) sendSearch(engine, $('#search').value);
+  $('#engine-status').textContent = last.replace(/^info string /, '');
+  update();
+});
 
 // The engine's searches: a running search stops, then the next one uses the choice.
 $('#search').addEventListener('change', () => {

@@ -155,13 +155,13 @@ test('EvalFile loads a network by URL and reports a missing one', async () => {
 
 test('a network whose content does not match the hash in its name is refused', async () => {
   const wrong = 'deepchess-000000000000.dcnn';
-  mkdirSync(join(dist, 'nets'), { recursive: true });
-  copyFileSync(join(dist, '..', '..', 'weights', 'deepchess-d535640278a8.dcnn'), join(dist, 'nets', wrong));
+  mkdirSync(join(dist, 'test-nets'), { recursive: true });
+  copyFileSync(join(dist, '..', '..', 'weights', 'deepchess-d535640278a8.dcnn'), join(dist, 'test-nets', wrong));
   try {
-    const lines = await uci(page, [`setoption name EvalFile value /nets/${wrong}`, 'go depth 1'], '^bestmove');
-    assert.match(lines[0], /^info string error: cannot load network \/nets\/deepchess-000000000000\.dcnn: the file's sha256 begins d535640278a8, not 000000000000/);
+    const lines = await uci(page, [`setoption name EvalFile value /test-nets/${wrong}`, 'go depth 1'], '^bestmove');
+    assert.match(lines[0], /^info string error: cannot load network \/test-nets\/deepchess-000000000000\.dcnn: the file's sha256 begins d535640278a8, not 000000000000/);
   } finally {
-    rmSync(join(dist, 'nets'), { recursive: true, force: true });
+    rmSync(join(dist, 'test-nets'), { recursive: true, force: true });
   }
 });
 
@@ -180,6 +180,30 @@ test('the documented module API: createEngine, send, onLine, bestMove', async ()
   assert.match(result.info, /^info depth 4 /);
   assert.ok(result.seen >= 3);
   assert.match(result.id, /^id name DeepChess/);
+});
+
+test("the module API takes a network URL: a learner's network plays, a missing one is an error", async () => {
+  const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
+  assert.ok(learners.length >= 1, 'weights/learners.json lists the learners the site ships');
+  for (const net of learners) {
+    const result = await page.evaluate(async (file) => {
+      const { createEngine } = await import('./deepchess.js');
+      const engine = await createEngine({ network: `nets/${file}` });
+      const { move, info } = await engine.bestMove('position startpos moves e2e4', 'go depth 3');
+      engine.terminate();
+      return { move, info };
+    }, net.file);
+    assert.match(result.move, /^[a-h][1-8][a-h][1-8]$/, net.file);
+    assert.match(result.info, /^info depth 3 .* score cp -?\d+ /, net.file);
+  }
+  const error = await page.evaluate(async () => {
+    const { createEngine } = await import('./deepchess.js');
+    return createEngine({ network: 'nets/missing.dcsn' }).then(
+      () => 'no error',
+      (e) => e.message,
+    );
+  });
+  assert.match(error, /^cannot load network .*nets\/missing\.dcsn: HTTP 404/);
 });
 
 test('the embedding example analyses through the plain UCI flow', async () => {

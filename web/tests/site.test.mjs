@@ -1,6 +1,6 @@
 // The site: play, analyse, watch, FEN and PGN, phones, offline.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { closeChecked, dist, openSite, shots, uci } from './browser.mjs';
@@ -74,6 +74,31 @@ test('analysis runs with each search, chosen on the page', async () => {
     await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
     assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d 1\. |^#-?\d+ 1\. /);
   }
+});
+
+test("the Network choice plays another seed's learner, then DeepChess again", async () => {
+  const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
+  await page.waitForFunction((n) => document.querySelectorAll('#network option').length === n, learners.length + 1);
+  const names = await page.locator('#network option').allTextContents();
+  assert.deepEqual(names, ['DeepChess (built in)', ...learners.map((n) => n.name)]);
+  for (const [k, net] of learners.entries()) {
+    await page.selectOption('#network', { index: k + 1 });
+    await page.waitForFunction(
+      (file) => new RegExp(`^loaded network http://[^ ]+/nets/${file}: `).test(document.querySelector('#engine-status').textContent),
+      net.file,
+      { timeout: 30000 },
+    );
+    assert.match(await page.textContent('#engine-status'), /\(scalar search\)$/);
+    assert.ok(await page.locator('#search').isDisabled(), 'a learner has only the alpha-beta search');
+    // Analysis is on: the learner's lines come in (its search goes deep fast).
+    await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
+    await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent), null, {
+      timeout: 30000,
+    });
+  }
+  await page.selectOption('#network', '');
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('loaded network deepchess-'));
+  assert.ok(!(await page.locator('#search').isDisabled()));
 });
 
 test('a PGN loads, steps through and copies out; a FEN loads and a bad one is refused', async () => {
@@ -228,15 +253,15 @@ test('after the first visit the site works with the network off', async () => {
   // A network other than the embedded one is downloaded once: the worker
   // keeps it by content hash, and it loads again with the network off.
   const net = 'deepchess-d535640278a8.dcnn';
-  mkdirSync(join(dist, 'nets'), { recursive: true });
-  copyFileSync(join(dist, '..', '..', 'weights', net), join(dist, 'nets', net));
-  const evalFile = [`setoption name EvalFile value /nets/${net}`, 'go depth 1'];
+  mkdirSync(join(dist, 'test-nets'), { recursive: true });
+  copyFileSync(join(dist, '..', '..', 'weights', net), join(dist, 'test-nets', net));
+  const evalFile = [`setoption name EvalFile value /test-nets/${net}`, 'go depth 1'];
   try {
     const first = await uci(page, evalFile, '^bestmove');
-    assert.match(first[0], new RegExp(`^info string network /nets/${net} downloaded \\(\\d+ bytes\\), cached$`));
-    assert.match(first[1], /^info string loaded network \/nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
+    assert.match(first[0], new RegExp(`^info string network /test-nets/${net} downloaded \\(\\d+ bytes\\), cached$`));
+    assert.match(first[1], /^info string loaded network \/test-nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
   } finally {
-    rmSync(join(dist, 'nets'), { recursive: true, force: true });
+    rmSync(join(dist, 'test-nets'), { recursive: true, force: true });
   }
   // Nothing answers any more: the server stops, and the browser goes offline.
   await browser.stopServer();
@@ -247,8 +272,8 @@ test('after the first visit the site works with the network off', async () => {
       timeout: 30000,
     });
     const again = await uci(page, evalFile, '^bestmove');
-    assert.deepEqual(again.slice(0, 1), [`info string network /nets/${net} from the cache`]);
-    assert.match(again[1], /^info string loaded network \/nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
+    assert.deepEqual(again.slice(0, 1), [`info string network /test-nets/${net} from the cache`]);
+    assert.match(again[1], /^info string loaded network \/test-nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
     await page.selectOption('#strength', 'go depth 3');
     await clickSquare('d2');
     await clickSquare('d4');

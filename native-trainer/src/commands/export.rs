@@ -1,9 +1,12 @@
 //! `deepchess export`: a float checkpoint to a quantized, content-named
-//! weights file, with float and quantized accuracy side by side.
+//! weights file, with float and quantized accuracy side by side; or a
+//! learner's `.dcsn` network (already `f32`, as core runs it), checked and
+//! named by its content.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use deepchess_core::learned::LearnedNet;
 use deepchess_core::{FloatNetwork, Network, format};
 
 use crate::data::Dataset;
@@ -12,7 +15,8 @@ use crate::eval::accuracy;
 /// Arguments of `deepchess export`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The float network (`model.dcnf` in a training run's directory).
+    /// The float network (`model.dcnf` in a training run's directory), or a
+    /// learner's network (`best.dcsn`).
     #[arg(long)]
     checkpoint: PathBuf,
     /// Directory that receives `deepchess-<hash>.dcnn`.
@@ -28,6 +32,11 @@ pub struct Args {
 
 /// Quantizes, writes and reports.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    if let Some(net) = crate::network::load_learned(&args.checkpoint)? {
+        let path = export_learned(&net, &args.out)?;
+        println!("wrote {} ({})", path.display(), net.shape_name());
+        return Ok(());
+    }
     let path = export(&args.checkpoint, &args.out)?;
     println!("wrote {}", path.display());
     if let Some(data) = &args.data {
@@ -60,6 +69,17 @@ pub fn export(checkpoint: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
     Network::from_bytes(&bytes).context("the exported network does not load")?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(format::file_name(&bytes));
+    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// Writes a learner's network as `dir/deepchess-<hash>.dcsn`; returns the path.
+pub fn export_learned(net: &LearnedNet, dir: &Path) -> anyhow::Result<PathBuf> {
+    let bytes = net.to_bytes();
+    LearnedNet::from_bytes(&bytes).context("the exported network does not load")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = format::file_name(&bytes).replace(".dcnn", ".dcsn");
+    let path = dir.join(name);
     std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
 }

@@ -49,6 +49,13 @@ pub fn quantized_accuracy(net: &Network, records: &[Record], pairs: &[Pair]) -> 
     correct as f64 / pairs.len().max(1) as f64
 }
 
+/// The quantized network's validation accuracy, as a line for a training
+/// run's log: `float` quantized through core, scored on `pairs`.
+pub fn quantized_line(float: &FloatNetwork, records: &[Record], pairs: &[Pair]) -> anyhow::Result<String> {
+    let quantized = Network::from_bytes(&float.to_bytes())?;
+    Ok(format!("validation accuracy, quantized: {:.4}", quantized_accuracy(&quantized, records, pairs)))
+}
+
 /// How closely the quantized network follows the float one on `pairs`: the
 /// mean absolute difference of `compare`, and the fraction of pairs both
 /// order the same way.

@@ -42,7 +42,7 @@ use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::learner::{Learner, Loss, Phase, Validation};
 use crate::train::metrics::EpochRow;
-use crate::train::mlp::{Mlp, sparse_batch};
+use crate::train::mlp::{Mlp, fit_cp_scale, sparse_batch};
 use crate::train::model::{Positions, bag_sums, tensor_values};
 use crate::train::optim::OptimConfig;
 use crate::train::run::RunDir;
@@ -294,21 +294,13 @@ impl DbnLearner {
     pub fn export(&self, model: &Dbn, description: String) -> anyhow::Result<LearnedNet> {
         let output = self.config.approach.output();
         let unit = model.net.to_learned(INPUT, Activation::Sigmoid, output.clone(), false, 1.0, description.clone())?;
-        let mut scale = 1000.0;
-        if self.config.approach == Approach::Wdl {
-            let (mut vc, mut vv, mut n) = (0f64, 0f64, 0usize);
-            for record in self.inputs.val.records().iter().filter(|r| r.eval().is_some()).take(20_000) {
-                let (Some(pos), Some(cp)) = (record.position(), eval_cp(record)) else { continue };
-                let v = f64::from(unit.white_value(&pos));
-                vc += v * cp.clamp(-1000.0, 1000.0);
-                vv += v * v;
-                n += 1;
+        let scale = match self.config.approach {
+            Approach::Wdl => {
+                let clipped = |cp: f64| Some(cp.clamp(-1000.0, 1000.0));
+                fit_cp_scale(&unit, self.inputs.val.records(), clipped).unwrap_or(1000.0)
             }
-            let k = if n >= 100 && vv > 0.0 { vc / vv } else { 0.0 };
-            if k.is_finite() && k > 0.0 && k <= 100_000.0 {
-                scale = k as f32;
-            }
-        }
+            _ => 1000.0,
+        };
         model.net.to_learned(INPUT, Activation::Sigmoid, output, false, scale, description)
     }
 }
@@ -433,8 +425,5 @@ pub fn train(
     device: DeviceChoice,
     options: &RunOptions,
 ) -> anyhow::Result<Vec<EpochRow>> {
-    let run = RunDir::create(out)?;
-    let config = run.config(config, options.resume)?;
-    let learner = DbnLearner::new(config, data, device, options.quiet)?;
-    runner::train(&learner, &run, options)
+    runner::run_learner(config, out, options, |config| DbnLearner::new(config, data, device, options.quiet))
 }

@@ -26,13 +26,13 @@ use deepchess_core::shakmaty::{Chess, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{Record, eval_cp, mix};
+use crate::data::{Record, mix};
 use crate::train::config::{DataConfig, MlpConfig};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::learner::{Learner, Loss, Phase, Validation};
 use crate::train::metrics::EpochRow;
-use crate::train::mlp::{Mlp, sparse_batch};
+use crate::train::mlp::{Mlp, fit_cp_scale, sparse_batch};
 use crate::train::model::tensor_values;
 use crate::train::optim::OptimConfig;
 use crate::train::run::RunDir;
@@ -144,19 +144,9 @@ impl DeepPinkLearner {
     /// games; 100 if they are too few or the fit is not positive.
     pub fn export(&self, model: &Mlp, description: String) -> anyhow::Result<LearnedNet> {
         let unit = model.to_learned(INPUT, Activation::Relu, OutputKind::Linear, true, 1.0, description.clone())?;
-        let (mut vc, mut vv, mut n) = (0f64, 0f64, 0usize);
-        for record in self.inputs.val.records().iter().filter(|r| r.eval().is_some()).take(20_000) {
-            let (Some(pos), Some(cp)) = (record.position(), eval_cp(record)) else { continue };
-            if cp.abs() > 1000.0 {
-                continue;
-            }
-            let v = f64::from(unit.white_value(&pos));
-            vc += v * cp;
-            vv += v * v;
-            n += 1;
-        }
-        let k = if n >= 100 && vv > 0.0 { vc / vv } else { 0.0 };
-        let scale = if k.is_finite() && k > 0.0 && k <= 100_000.0 { k as f32 } else { 100.0 };
+        // Positions evaluated beyond ±10 pawns are left out of the fit.
+        let within = |cp: f64| (cp.abs() <= 1000.0).then_some(cp);
+        let scale = fit_cp_scale(&unit, self.inputs.val.records(), within).unwrap_or(100.0);
         model.to_learned(INPUT, Activation::Relu, OutputKind::Linear, true, scale, description)
     }
 }
@@ -233,8 +223,5 @@ pub fn train(
     device: DeviceChoice,
     options: &RunOptions,
 ) -> anyhow::Result<Vec<EpochRow>> {
-    let run = RunDir::create(out)?;
-    let config = run.config(config, options.resume)?;
-    let learner = DeepPinkLearner::new(config, data, device, options.quiet)?;
-    runner::train(&learner, &run, options)
+    runner::run_learner(config, out, options, |config| DeepPinkLearner::new(config, data, device, options.quiet))
 }

@@ -16,7 +16,7 @@ use anyhow::Context;
 use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::{log_softmax, softmax};
-use deepchess_core::{Features, Network, Shape};
+use deepchess_core::{Features, Shape};
 
 use crate::data::{Pair, mix};
 use crate::eval::accuracy;
@@ -185,9 +185,7 @@ impl Learner for DistillLearner {
             pair_loss
         };
         let detail = if detail {
-            let quantized = Network::from_bytes(&float.to_bytes())?;
-            let q = accuracy::quantized_accuracy(&quantized, self.inputs.val.records(), &self.val_pairs);
-            Some(format!("validation accuracy, quantized: {q:.4}"))
+            Some(accuracy::quantized_line(&float, self.inputs.val.records(), &self.val_pairs)?)
         } else {
             None
         };
@@ -221,8 +219,5 @@ pub fn train(
     device: DeviceChoice,
     options: &RunOptions,
 ) -> anyhow::Result<Vec<EpochRow>> {
-    let run = RunDir::create(out)?;
-    let config = run.config(config, options.resume)?;
-    let learner = DistillLearner::new(config, data, device, options.quiet)?;
-    runner::train(&learner, &run, options)
+    runner::run_learner(config, out, options, |config| DistillLearner::new(config, data, device, options.quiet))
 }

@@ -9,6 +9,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::arch::MAX_ACTIVE;
 use deepchess_core::learned::{Activation, InputKind, LearnedLayer, LearnedNet, OutputKind};
 
+use crate::data::{Record, eval_cp};
 use crate::train::model::{Positions, bag_sums, tensor_values};
 
 /// A multilayer perceptron: `inputs → widths[0] → … → widths[last]`.
@@ -121,4 +122,22 @@ impl Mlp {
         }
         Ok(LearnedNet::new(input, layers, output, cp_scale, description)?)
     }
+}
+
+/// Centipawns per unit of `net`'s value: the least-squares fit through the
+/// origin of the evaluations recorded in the first 20,000 evaluated
+/// positions of `records`, each as `target` maps it (`None` leaves it out),
+/// on the network's value for White; `None` if fewer than 100 remain or if
+/// the fit is not a valid scale.
+pub fn fit_cp_scale(net: &LearnedNet, records: &[Record], target: impl Fn(f64) -> Option<f64>) -> Option<f32> {
+    let (mut vc, mut vv, mut n) = (0f64, 0f64, 0usize);
+    for record in records.iter().filter(|r| r.eval().is_some()).take(20_000) {
+        let (Some(pos), Some(cp)) = (record.position(), eval_cp(record).and_then(&target)) else { continue };
+        let v = f64::from(net.white_value(&pos));
+        vc += v * cp;
+        vv += v * v;
+        n += 1;
+    }
+    let k = vc / vv;
+    (n >= 100 && vv > 0.0 && k.is_finite() && k > 0.0 && k <= 100_000.0).then_some(k as f32)
 }

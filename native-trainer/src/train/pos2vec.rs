@@ -211,8 +211,5 @@ pub fn train(
     device: DeviceChoice,
     options: &RunOptions,
 ) -> anyhow::Result<Vec<EpochRow>> {
-    let run = RunDir::create(out)?;
-    let config = run.config(config, options.resume)?;
-    let learner = Pos2VecLearner::new(config, data, device, options.quiet)?;
-    runner::train(&learner, &run, options)
+    runner::run_learner(config, out, options, |config| Pos2VecLearner::new(config, data, device, options.quiet))
 }

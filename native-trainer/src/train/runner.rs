@@ -41,6 +41,20 @@ fn locate(phases: &[Phase], mut index: usize) -> (usize, usize) {
     (phases.len(), index)
 }
 
+/// Trains (or resumes) the run in `out` of the learner that `learner`
+/// makes from the run's configuration: `config`, or with `--resume` the
+/// one saved in the run (see [`RunDir::config`]).
+pub fn run_learner<C: burn::config::Config, L: Learner>(
+    config: C,
+    out: &std::path::Path,
+    options: &RunOptions,
+    learner: impl FnOnce(C) -> anyhow::Result<L>,
+) -> anyhow::Result<Vec<EpochRow>> {
+    let run = RunDir::create(out)?;
+    let config = run.config(config, options.resume)?;
+    train(&learner(config)?, &run, options)
+}
+
 /// Trains (or resumes) `learner` in `run`. Returns every epoch's metrics.
 pub fn train<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> anyhow::Result<Vec<EpochRow>> {
     let phases = learner.phases();

@@ -15,7 +15,7 @@ use burn::config::Config;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::Tensor;
 use burn::tensor::activation::log_softmax;
-use deepchess_core::{Features, Network};
+use deepchess_core::Features;
 
 use crate::data::Pair;
 use crate::eval::accuracy;
@@ -126,9 +126,7 @@ impl Learner for SiameseLearner {
         let float = model.to_float();
         let (accuracy, loss) = accuracy::float_accuracy(&float, &self.val_features, &self.val_pairs);
         let detail = if detail {
-            let quantized = Network::from_bytes(&float.to_bytes())?;
-            let q = accuracy::quantized_accuracy(&quantized, self.inputs.val.records(), &self.val_pairs);
-            Some(format!("validation, quantized: {q:.4}"))
+            Some(accuracy::quantized_line(&float, self.inputs.val.records(), &self.val_pairs)?)
         } else {
             None
         };
@@ -160,10 +158,7 @@ pub fn train(
     device: DeviceChoice,
     options: &RunOptions,
 ) -> anyhow::Result<Vec<EpochRow>> {
-    let run = RunDir::create(out)?;
-    let config = run.config(config, options.resume)?;
-    let learner = SiameseLearner::new(config, data, device, options.quiet)?;
-    runner::train(&learner, &run, options)
+    runner::run_learner(config, out, options, |config| SiameseLearner::new(config, data, device, options.quiet))
 }
 
 /// One optimizer step on `batch`, as the runner takes it with this learner:
