@@ -157,6 +157,10 @@ fn the_uci_engine_loads_and_plays_a_learned_network() {
     let pos = deepchess_core::uci::parse_game(None, &["e2e4".to_string()]).unwrap().0;
     assert!(pos.legal_moves().iter().any(|m| deepchess_core::uci::uci_move(*m).to_string() == best), "{best}");
     assert!(out.iter().any(|l| l.starts_with("info depth 3") && l.contains(" score cp ")), "{out:?}");
+    // It has only the scalar search: asking for the comparison search says so, and it plays on.
+    engine.handle("setoption name Search value comparison", 0, &mut |l| out.push(l.to_string()));
+    assert!(out.last().unwrap().starts_with("info string error: a learner's network has no comparison head"));
+    assert!(engine.learned_network().is_some());
     // A damaged file is refused with a message, and the network stays.
     engine.load_network(Ok(&bytes[..bytes.len() - 1]), "cut.dcsn", &mut |l| out.push(l.to_string()));
     assert!(out.last().unwrap().starts_with("info string error: cannot load network cut.dcsn"));

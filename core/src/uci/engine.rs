@@ -331,6 +331,11 @@ impl UciEngine {
                 Ok(kind) => {
                     self.options.search = kind;
                     self.finish(out);
+                    if self.learned_network().is_some() && kind != SearchKind::Scalar {
+                        out(
+                            "info string error: a learner's network has no comparison head; playing with the scalar search",
+                        );
+                    }
                     if let Some(net) = self.network().cloned() {
                         if !kind.supported_by(&net) {
                             out(&format!(
