@@ -506,7 +506,7 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     assert!(accuracy > 0.6, "held-out triplet accuracy {accuracy}: {rows:?}");
 
     // The exported network loads in core and the UCI engine plays it.
-    let bytes = std::fs::read(out.join(deep_pink::BEST_LEARNED_NETWORK)).unwrap();
+    let bytes = std::fs::read(out.join(deepchess_trainer::train::run::BEST_LEARNED_NETWORK)).unwrap();
     let net = LearnedNet::from_bytes(&bytes).unwrap();
     assert!(net.description.starts_with("Deep Pink"), "{}", net.description);
     engine_plays(&bytes);
@@ -533,7 +533,7 @@ fn correlation_with_evals(net: &deepchess_core::learned::LearnedNet, data: &Path
 fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
     use deepchess_trainer::train::dbn::{self, Approach};
-    use deepchess_trainer::train::deep_pink::BEST_LEARNED_NETWORK;
+    use deepchess_trainer::train::run::BEST_LEARNED_NETWORK;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());

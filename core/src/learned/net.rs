@@ -152,9 +152,13 @@ pub struct LearnedNet {
     padded: Vec<Vec<f32>>,
 }
 
-/// The first layer's padding and the kernels' vectors: multiples of this.
-fn pad(n: usize) -> usize {
-    padded(n)
+/// A centipawn scale a file can hold, or the error that says it cannot.
+fn check_cp_scale(cp_scale: f32) -> Result<(), WeightsError> {
+    if is_valid_cp_scale(cp_scale) {
+        Ok(())
+    } else {
+        Err(WeightsError::BadLearned { reason: "the centipawn scale must be a positive number up to 100000" })
+    }
 }
 
 impl LearnedNet {
@@ -195,11 +199,9 @@ impl LearnedNet {
         {
             return bad("a class output needs at least two finite class values");
         }
-        if !is_valid_cp_scale(cp_scale) {
-            return bad("the centipawn scale must be a positive number up to 100000");
-        }
+        check_cp_scale(cp_scale)?;
         let first = &layers[0];
-        let width = pad(first.outputs);
+        let width = padded(first.outputs);
         let mut first_rows = vec![0.0; first.inputs * width];
         for (o, row) in first.weights.chunks_exact(first.inputs).enumerate() {
             for (i, &w) in row.iter().enumerate() {
@@ -209,7 +211,7 @@ impl LearnedNet {
         let padded = layers[1..]
             .iter()
             .map(|layer| {
-                let stride = pad(layer.inputs);
+                let stride = padded(layer.inputs);
                 let mut rows = vec![0.0; stride * layer.outputs];
                 for (dst, src) in rows.chunks_exact_mut(stride).zip(layer.weights.chunks_exact(layer.inputs)) {
                     dst[..layer.inputs].copy_from_slice(src);
@@ -238,6 +240,14 @@ impl LearnedNet {
     /// Centipawns per unit of value.
     pub fn cp_scale(&self) -> f32 {
         self.cp_scale
+    }
+
+    /// The same network with `cp_scale` centipawns per unit of value; an
+    /// error for a scale a file cannot hold.
+    pub fn with_cp_scale(mut self, cp_scale: f32) -> Result<LearnedNet, WeightsError> {
+        check_cp_scale(cp_scale)?;
+        self.cp_scale = cp_scale;
+        Ok(self)
     }
 
     /// The kernels it runs on.
@@ -275,7 +285,7 @@ impl LearnedNet {
     /// to move if the encoding is relative, else for White.
     pub fn value_of(&self, active: &[u16]) -> f32 {
         let first = &self.layers[0];
-        let width = pad(first.outputs);
+        let width = padded(first.outputs);
         let mut values = vec![0.0; width];
         values[..first.outputs].copy_from_slice(&first.bias);
         for &i in active {
@@ -284,7 +294,7 @@ impl LearnedNet {
         }
         first.activation.apply(&mut values[..first.outputs]);
         for (layer, weights) in self.layers[1..].iter().zip(&self.padded) {
-            let mut out = vec![0.0; pad(layer.outputs)];
+            let mut out = vec![0.0; padded(layer.outputs)];
             kernels::dense_f32(self.kernel, &values, weights, &layer.bias, &mut out[..layer.outputs]);
             layer.activation.apply(&mut out[..layer.outputs]);
             values = out;

@@ -533,7 +533,7 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
             "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            run.out.join(deep_pink::BEST_LEARNED_NETWORK).display()
+            run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())
@@ -569,7 +569,7 @@ fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
         println!(
             "dbn: {} epochs, held-out {figure}; network {}",
             rows.len(),
-            run.out.join(deep_pink::BEST_LEARNED_NETWORK).display()
+            run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())

@@ -1,8 +1,8 @@
 //! Turning records into tensors.
 
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{Device, Tensor, TensorData};
 use deepchess_core::Features;
-use deepchess_core::arch::{INPUTS, MAX_ACTIVE};
+use deepchess_core::arch::INPUTS;
 
 use crate::data::{Pair, Record};
 use crate::train::model::{PAD_INDEX, Positions};
@@ -21,22 +21,18 @@ impl Encoded {
     /// Positions `indices` as a batch; `true` takes a position's mirror
     /// image (colours swapped, board flipped).
     pub fn batch(&self, indices: impl Iterator<Item = (u32, bool)>, device: &Device) -> Positions {
-        let mut bits = Vec::new();
-        let mut batch = 0;
-        for (i, mirror) in indices {
-            let features = &self.features[i as usize];
-            let mirrored;
-            let features = if mirror {
-                mirrored = features.mirrored();
-                mirrored.as_slice()
-            } else {
-                features.as_slice()
-            };
-            bits.extend(features.iter().map(|&b| i64::from(b)));
-            bits.extend(std::iter::repeat_n(PAD_INDEX, MAX_ACTIVE - features.len()));
-            batch += 1;
-        }
-        Positions { indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device) }
+        let features: Vec<Features> = indices
+            .map(|(i, mirror)| {
+                let features = &self.features[i as usize];
+                if mirror { features.mirrored() } else { *features }
+            })
+            .collect();
+        Positions::from_lists(features.iter().map(Features::as_slice), PAD_INDEX, device)
+    }
+
+    /// The paper's bits of record `i`.
+    pub fn features(&self, i: u32) -> &Features {
+        &self.features[i as usize]
     }
 }
 

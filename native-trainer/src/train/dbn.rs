@@ -36,13 +36,13 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{GameResult, Record, eval_cp, mix};
+use crate::train::batch::Encoded;
 use crate::train::config::{DataConfig, MlpConfig};
-use crate::train::deep_pink::{BEST_LEARNED_NETWORK, LEARNED_NETWORK};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::EpochRow;
-use crate::train::mlp::{Mlp, fit_cp_scale, sparse_batch};
+use crate::train::metrics::{self, EpochRow};
+use crate::train::mlp::{Mlp, fit_cp_scale};
 use crate::train::model::{Positions, bag_sums, tensor_values};
 use crate::train::optim::OptimConfig;
 use crate::train::run::RunDir;
@@ -151,6 +151,9 @@ pub struct DbnLearner {
     usable: Vec<u32>,
     /// Validation records (and their targets).
     val: Vec<(u32, f32)>,
+    /// The validation split's positions, encoded once (the training
+    /// split's are in `inputs`).
+    val_encoded: Encoded,
 }
 
 /// The free energy of visible vectors `v` (`[n, width]`) whose hidden
@@ -187,29 +190,31 @@ impl DbnLearner {
                 (i, approach.target(&records[i as usize]).expect("filtered"))
             })
             .collect();
-        Ok(DbnLearner { config, inputs, usable, val })
+        let val_encoded = Encoded::new(records);
+        Ok(DbnLearner { config, inputs, usable, val, val_encoded })
     }
 
     fn layers(&self) -> usize {
         self.config.model.hidden.len()
     }
 
-    /// The active inputs of records `indices` (the encoding is White's
-    /// view, whoever is to move).
-    fn lists(records: &[Record], indices: &[u32]) -> Vec<Vec<u16>> {
-        indices.iter().map(|&i| INPUT.active_of(&records[i as usize].features(), Color::White)).collect()
+    /// The active inputs of positions `indices` of `encoded` (the encoding
+    /// is White's view, whoever is to move).
+    fn lists(encoded: &Encoded, indices: &[u32]) -> Vec<Vec<u16>> {
+        indices.iter().map(|&i| INPUT.active_of(encoded.features(i), Color::White)).collect()
     }
 
     fn positions(&self, lists: &[Vec<u16>]) -> Positions {
-        sparse_batch(lists.iter().map(Vec::as_slice), INPUT.inputs(), &self.inputs.device)
+        Positions::from_lists(lists.iter().map(Vec::as_slice), INPUT.inputs(), &self.inputs.device)
     }
 
-    /// Layer `k`'s RBM on records `indices`: the CD-1 loss and the
-    /// reconstruction error. Its visible units are the bits (layer 0) or the
-    /// frozen lower layers' probabilities.
-    fn rbm(&self, model: &Dbn, k: usize, records: &[Record], indices: &[u32]) -> (Tensor<1>, f64) {
+    /// Layer `k`'s RBM on positions `indices` of `encoded`: the CD-1 loss
+    /// and the reconstruction error (read back only by validation). Its
+    /// visible units are the bits (layer 0) or the frozen lower layers'
+    /// probabilities.
+    fn rbm(&self, model: &Dbn, k: usize, encoded: &Encoded, indices: &[u32]) -> (Tensor<1>, Tensor<1>) {
         let device = &self.inputs.device;
-        let lists = DbnLearner::lists(records, indices);
+        let lists = DbnLearner::lists(encoded, indices);
         let positions = self.positions(&lists);
         let layer = model.net.layer(k);
         let visible = model.visible[k].val();
@@ -239,15 +244,14 @@ impl DbnLearner {
         let v1 = sigmoid(sample.matmul(weight.clone().transpose()) + visible.clone().reshape([1, width])).detach();
         let pre1 = v1.clone().matmul(weight) + bias.reshape([1, hidden]);
         let loss = (free_energy(v0.clone(), pre0, visible.clone()) - free_energy(v1.clone(), pre1, visible)).mean();
-        let error = (v0 - v1).powf_scalar(2.0).mean().into_scalar::<f32>();
-        (loss, f64::from(error))
+        (loss, (v0 - v1).powf_scalar(2.0).mean())
     }
 
     /// The fine-tuning loss on `indices` (with `dropout`) and the items right.
-    fn supervised(&self, model: &Dbn, records: &[Record], batch: &[(u32, f32)], dropout: f64) -> Loss {
+    fn supervised(&self, model: &Dbn, encoded: &Encoded, batch: &[(u32, f32)], dropout: f64) -> Loss {
         let device = &self.inputs.device;
         let indices: Vec<u32> = batch.iter().map(|b| b.0).collect();
-        let positions = self.positions(&DbnLearner::lists(records, &indices));
+        let positions = self.positions(&DbnLearner::lists(encoded, &indices));
         let drop = |x: Tensor<2>| -> Tensor<2> {
             if dropout <= 0.0 {
                 return x;
@@ -293,7 +297,7 @@ impl DbnLearner {
     /// recorded evaluations of the validation games (1,000 if too few).
     pub fn export(&self, model: &Dbn, description: String) -> anyhow::Result<LearnedNet> {
         let output = self.config.approach.output();
-        let unit = model.net.to_learned(INPUT, Activation::Sigmoid, output.clone(), false, 1.0, description.clone())?;
+        let unit = model.net.to_learned(INPUT, Activation::Sigmoid, output, false, 1.0, description)?;
         let scale = match self.config.approach {
             Approach::Wdl => {
                 let clipped = |cp: f64| Some(cp.clamp(-1000.0, 1000.0));
@@ -301,7 +305,7 @@ impl DbnLearner {
             }
             _ => 1000.0,
         };
-        model.net.to_learned(INPUT, Activation::Sigmoid, output, false, scale, description)
+        Ok(unit.with_cp_scale(scale)?)
     }
 }
 
@@ -361,27 +365,27 @@ impl Learner for DbnLearner {
     }
 
     fn loss(&self, model: &Dbn, phase: usize, batch: &[Item]) -> Loss {
-        let records = self.inputs.train.records();
+        let encoded = &self.inputs.encoded;
         if phase < self.layers() {
             let indices: Vec<u32> = batch.iter().map(|b| b.0).collect();
-            let (loss, _) = self.rbm(model, phase, records, &indices);
+            let (loss, _) = self.rbm(model, phase, encoded, &indices);
             return Loss { loss, correct: None };
         }
-        self.supervised(model, records, batch, self.config.dropout)
+        self.supervised(model, encoded, batch, self.config.dropout)
     }
 
     fn validate(&self, model: &Dbn, phase: usize, _detail: bool) -> anyhow::Result<Validation> {
         let scoring = model.clone().no_grad();
-        let records = self.inputs.val.records();
+        let encoded = &self.val_encoded;
         let (mut loss, mut correct, mut any) = (0f64, 0usize, false);
         for chunk in self.val.chunks(1024) {
             if phase < self.layers() {
                 // The reconstruction error, the RBM's usual figure.
                 let indices: Vec<u32> = chunk.iter().map(|b| b.0).collect();
-                let (_, error) = self.rbm(&scoring, phase, records, &indices);
-                loss += error * chunk.len() as f64;
+                let (_, error) = self.rbm(&scoring, phase, encoded, &indices);
+                loss += f64::from(error.into_scalar::<f32>()) * chunk.len() as f64;
             } else {
-                let Loss { loss: l, correct: c } = self.supervised(&scoring, records, chunk, 0.0);
+                let Loss { loss: l, correct: c } = self.supervised(&scoring, encoded, chunk, 0.0);
                 loss += f64::from(l.into_scalar::<f32>()) * chunk.len() as f64;
                 if let Some(c) = c {
                     correct += c;
@@ -408,12 +412,7 @@ impl Learner for DbnLearner {
                 .map_or_else(|| format!("Huber loss {:.4}", last.val_loss), |a| format!("class accuracy {a:.4}"))
         );
         let bytes = self.export(model, description)?.to_bytes();
-        run.replace(LEARNED_NETWORK, &bytes)?;
-        let best = rows.iter().filter(fine).map(figure).fold(f64::MIN, f64::max);
-        if figure(last) >= best {
-            run.replace(BEST_LEARNED_NETWORK, &bytes)?;
-        }
-        Ok(())
+        run.save_learned(&bytes, metrics::last_is_best(rows, |r| fine(&r).then(|| figure(r))))
     }
 }
 

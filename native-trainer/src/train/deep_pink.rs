@@ -31,9 +31,9 @@ use crate::train::config::{DataConfig, MlpConfig};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::EpochRow;
-use crate::train::mlp::{Mlp, fit_cp_scale, sparse_batch};
-use crate::train::model::tensor_values;
+use crate::train::metrics::{self, EpochRow};
+use crate::train::mlp::{Mlp, fit_cp_scale};
+use crate::train::model::{Positions, tensor_values};
 use crate::train::optim::OptimConfig;
 use crate::train::run::RunDir;
 use crate::train::runner::{self, RunOptions};
@@ -120,7 +120,7 @@ impl DeepPinkLearner {
         let n = batch.len();
         let lists = batch.iter().map(|t| t.p.as_slice()).chain(batch.iter().map(|t| t.q.as_slice()));
         let lists = lists.chain(batch.iter().map(|t| t.r.as_slice()));
-        let positions = sparse_batch(lists, INPUT.inputs(), &self.inputs.device);
+        let positions = Positions::from_lists(lists, INPUT.inputs(), &self.inputs.device);
         let f = model.forward(&positions, Activation::Relu).reshape([3 * n]);
         [f.clone().narrow(0, 0, n), f.clone().narrow(0, n, n), f.narrow(0, 2 * n, n)]
     }
@@ -143,11 +143,11 @@ impl DeepPinkLearner {
     /// through the origin) to the evaluations recorded in the validation
     /// games; 100 if they are too few or the fit is not positive.
     pub fn export(&self, model: &Mlp, description: String) -> anyhow::Result<LearnedNet> {
-        let unit = model.to_learned(INPUT, Activation::Relu, OutputKind::Linear, true, 1.0, description.clone())?;
+        let unit = model.to_learned(INPUT, Activation::Relu, OutputKind::Linear, true, 1.0, description)?;
         // Positions evaluated beyond ±10 pawns are left out of the fit.
         let within = |cp: f64| (cp.abs() <= 1000.0).then_some(cp);
         let scale = fit_cp_scale(&unit, self.inputs.val.records(), within).unwrap_or(100.0);
-        model.to_learned(INPUT, Activation::Relu, OutputKind::Linear, true, scale, description)
+        Ok(unit.with_cp_scale(scale)?)
     }
 }
 
@@ -201,19 +201,9 @@ impl Learner for DeepPinkLearner {
             self.config.data.per_epoch
         );
         let bytes = self.export(model, description)?.to_bytes();
-        run.replace(LEARNED_NETWORK, &bytes)?;
-        let best = rows.iter().map(accuracy).fold(f64::MIN, f64::max);
-        if last >= best {
-            run.replace(BEST_LEARNED_NETWORK, &bytes)?;
-        }
-        Ok(())
+        run.save_learned(&bytes, metrics::last_is_best(rows, |r| Some(accuracy(r))))
     }
 }
-
-/// The last epoch's network, in a learner's run directory.
-pub const LEARNED_NETWORK: &str = "model.dcsn";
-/// The best validation epoch's network.
-pub const BEST_LEARNED_NETWORK: &str = "best.dcsn";
 
 /// Trains (or resumes) a Deep Pink run in `out`. Returns the metrics.
 pub fn train(

@@ -25,7 +25,7 @@ use crate::train::config::{DataConfig, ModelConfig};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::EpochRow;
+use crate::train::metrics::{self, EpochRow};
 use crate::train::model::Siamese;
 use crate::train::optim::OptimConfig;
 use crate::train::run::RunDir;
@@ -204,10 +204,8 @@ impl Learner for DistillLearner {
             last
         );
         // The best output-phase epoch by validation accuracy is kept as best.dcnf.
-        let outputs = |r: &&EpochRow| r.phase == FEATURES + 2;
-        let best = rows.iter().filter(outputs).filter_map(|r| r.val_accuracy).fold(f64::MIN, f64::max);
-        let is_best = rows.last().is_some_and(|r| outputs(&r) && r.val_accuracy.is_some_and(|a| a >= best));
-        run.save_float(&float.to_float_bytes(), is_best)
+        let outputs = |r: &EpochRow| if r.phase == FEATURES + 2 { r.val_accuracy } else { None };
+        run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, outputs))
     }
 }
 

@@ -74,6 +74,15 @@ impl EpochRow {
     }
 }
 
+/// Whether the last row is the best of the rows that `figure` scores
+/// (higher is better; a row it scores `None` does not count, and a last row
+/// that does not count is not the best): which epoch a run keeps as its
+/// best network.
+pub fn last_is_best(rows: &[EpochRow], figure: impl Fn(&EpochRow) -> Option<f64>) -> bool {
+    let best = rows.iter().filter_map(&figure).fold(f64::MIN, f64::max);
+    rows.last().and_then(&figure).is_some_and(|last| last >= best)
+}
+
 /// Reads the first `epochs` rows of `metrics.csv` (for `--resume`).
 pub fn read(path: &Path, epochs: usize) -> anyhow::Result<Vec<EpochRow>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;

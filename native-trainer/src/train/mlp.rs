@@ -5,8 +5,7 @@
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::activation::{relu, sigmoid, tanh};
-use burn::tensor::{Device, Int, Tensor, TensorData};
-use deepchess_core::arch::MAX_ACTIVE;
+use burn::tensor::{Device, Tensor};
 use deepchess_core::learned::{Activation, InputKind, LearnedLayer, LearnedNet, OutputKind};
 
 use crate::data::{Record, eval_cp};
@@ -19,19 +18,6 @@ pub struct Mlp {
     first: Linear,
     /// The other layers; the last gives the outputs.
     layers: Vec<Linear>,
-}
-
-/// Active-input lists as a batch, padded with `inputs` (the padding row).
-pub fn sparse_batch<'a>(lists: impl Iterator<Item = &'a [u16]>, inputs: usize, device: &Device) -> Positions {
-    let mut bits = Vec::new();
-    let mut batch = 0;
-    for list in lists {
-        debug_assert!(list.len() <= MAX_ACTIVE);
-        bits.extend(list.iter().map(|&b| i64::from(b)));
-        bits.extend(std::iter::repeat_n(inputs as i64, MAX_ACTIVE - list.len()));
-        batch += 1;
-    }
-    Positions { indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device) }
 }
 
 /// `activation` applied to `x`.

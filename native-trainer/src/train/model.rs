@@ -3,13 +3,13 @@
 
 use burn::module::{Module, ModuleMapper, Param};
 use burn::nn::{Linear, LinearConfig};
-use burn::tensor::{Device, Int, Tensor};
-use deepchess_core::arch::{INPUTS, MAX_HIDDEN_WEIGHT};
+use burn::tensor::{Device, Int, Tensor, TensorData};
+use deepchess_core::arch::{INPUTS, MAX_ACTIVE, MAX_HIDDEN_WEIGHT};
 use deepchess_core::{FloatLayer, FloatNetwork, Shape};
 
 /// Index of the padding row of the first layer: feature lists are padded to
 /// 37 entries with it, and it reads as zeros (see [`bag_sums`]).
-pub const PAD_INDEX: i64 = INPUTS as i64;
+pub const PAD_INDEX: usize = INPUTS;
 
 /// A batch of positions, as tensors.
 #[derive(Clone, Debug)]
@@ -19,6 +19,21 @@ pub struct Positions {
 }
 
 impl Positions {
+    /// Active-input lists as a batch, each padded to [`MAX_ACTIVE`] entries
+    /// with `pad`, the first layer's padding row (its last row: [`PAD_INDEX`]
+    /// for the 773-bit encoding).
+    pub fn from_lists<'a>(lists: impl Iterator<Item = &'a [u16]>, pad: usize, device: &Device) -> Positions {
+        let mut bits = Vec::new();
+        let mut batch = 0;
+        for list in lists {
+            debug_assert!(list.len() <= MAX_ACTIVE);
+            bits.extend(list.iter().map(|&b| i64::from(b)));
+            bits.extend(std::iter::repeat_n(pad as i64, MAX_ACTIVE - list.len()));
+            batch += 1;
+        }
+        Positions { indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [batch, MAX_ACTIVE]), device) }
+    }
+
     /// The positions of `self`, then those of `other`, as one batch.
     pub fn concat(&self, other: &Positions) -> Positions {
         Positions { indices: Tensor::cat(vec![self.indices.clone(), other.indices.clone()], 0) }

@@ -14,6 +14,10 @@ use burn::optim::ModuleOptimizer;
 pub const FLOAT_NETWORK: &str = "model.dcnf";
 /// The float network of the best validation epoch, in a run's directory.
 pub const BEST_FLOAT_NETWORK: &str = "best.dcnf";
+/// A learner's `.dcsn` network of the last completed epoch, in its run's directory.
+pub const LEARNED_NETWORK: &str = "model.dcsn";
+/// A learner's `.dcsn` network of the best validation epoch.
+pub const BEST_LEARNED_NETWORK: &str = "best.dcsn";
 
 /// The directory of one run.
 pub struct RunDir {
@@ -75,9 +79,19 @@ impl RunDir {
     /// and as [`BEST_FLOAT_NETWORK`] too when `best`: what `deepchess
     /// export` reads.
     pub fn save_float(&self, bytes: &[u8], best: bool) -> anyhow::Result<()> {
-        self.replace(FLOAT_NETWORK, bytes)?;
+        self.save_network(FLOAT_NETWORK, BEST_FLOAT_NETWORK, bytes, best)
+    }
+
+    /// Writes the epoch's learner network (`.dcsn` bytes) as
+    /// [`LEARNED_NETWORK`], and as [`BEST_LEARNED_NETWORK`] too when `best`.
+    pub fn save_learned(&self, bytes: &[u8], best: bool) -> anyhow::Result<()> {
+        self.save_network(LEARNED_NETWORK, BEST_LEARNED_NETWORK, bytes, best)
+    }
+
+    fn save_network(&self, last: &str, best_name: &str, bytes: &[u8], best: bool) -> anyhow::Result<()> {
+        self.replace(last, bytes)?;
         if best {
-            self.replace(BEST_FLOAT_NETWORK, bytes)?;
+            self.replace(best_name, bytes)?;
         }
         Ok(())
     }

@@ -24,7 +24,7 @@ use crate::train::config::{DataConfig, ModelConfig};
 use crate::train::device::DeviceChoice;
 use crate::train::inputs::Inputs;
 use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::EpochRow;
+use crate::train::metrics::{self, EpochRow};
 use crate::train::model::{Siamese, tensor_values};
 use crate::train::optim::OptimConfig;
 use crate::train::pos2vec::{self, Pos2VecConfig};
@@ -144,8 +144,7 @@ impl Learner for SiameseLearner {
             rows.last().map_or(0.0, val_accuracy)
         );
         // The epoch with the best validation accuracy is kept as best.dcnf.
-        let best = rows.iter().map(val_accuracy).fold(f64::MIN, f64::max);
-        run.save_float(&float.to_float_bytes(), rows.last().is_some_and(|r| val_accuracy(r) >= best))
+        run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, |r| Some(val_accuracy(r))))
     }
 }
 
