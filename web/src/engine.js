@@ -30,14 +30,10 @@ export async function createEngine(options = {}) {
   const engine = new Engine(new Worker(url, { type: 'module' }));
   engine.id = await engine.request('uci', (line) => line === 'uciok');
   if (options.network) {
-    const network = new URL(options.network, self.location.href).href;
-    const lines = await engine.request(`setoption name EvalFile value ${network}`, (line) =>
-      /^info string (loaded network|error: cannot load network)/.test(line),
-    );
-    const last = lines[lines.length - 1];
-    if (last.includes('error')) {
+    const answer = await engine.loadNetwork(new URL(options.network, self.location.href).href);
+    if (answer.startsWith('info string error')) {
       engine.terminate();
-      throw new Error(last.replace(/^info string error: /, ''));
+      throw new Error(answer.replace(/^info string error: /, ''));
     }
   }
   return engine;
@@ -86,6 +82,20 @@ export class Engine {
       });
       this.send(line);
     });
+  }
+
+  /**
+   * Plays with the network at `url` (absolute: the worker resolves a
+   * relative one against its own location), or the built-in one for
+   * `<embedded>`; resolves with the engine's answer, `info string loaded
+   * network …` or `info string error: cannot load network …` (the network in
+   * use then stays).
+   */
+  async loadNetwork(url) {
+    const lines = await this.request(`setoption name EvalFile value ${url}`, (line) =>
+      /^info string (loaded network|error: cannot load network)/.test(line),
+    );
+    return lines[lines.length - 1];
   }
 
   /** Waits until the engine has handled everything sent so far. */

@@ -490,10 +490,7 @@ $('#network').addEventListener('change', async () => {
   await searcher.cancel();
   const file = $('#network').value;
   const engine = searcher.engine;
-  const lines = await engine.request(`setoption name EvalFile value ${file || '<embedded>'}`, (line) =>
-    /^info string (loaded network|error: cannot load network)/.test(line),
-  );
-  const last = lines[lines.length - 1];
+  const last = await engine.loadNetwork(file || '<embedded>');
   $('#search').disabled = file !== '' && !last.includes('error');
   if (!file) sendSearch(engine, $('#search').value);
   $('#engine-status').textContent = last.replace(/^info string /, '');
