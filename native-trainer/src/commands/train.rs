@@ -14,7 +14,7 @@ use crate::train::preset::{self, Preset};
 use crate::train::runner::RunOptions;
 use crate::train::speed::{self, SpeedOptions};
 use crate::train::utility::{self, Target, UtilityOptions};
-use crate::train::{deep_pink, distill, pos2vec, siamese};
+use crate::train::{deep_pink, distill, neurochess, pos2vec, siamese};
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
@@ -29,6 +29,8 @@ pub enum Command {
     Dbn(DbnArgs),
     /// Deep Pink (seed 003): a scalar evaluation from (position, played move, random move) triplets.
     DeepPink(DeepPinkArgs),
+    /// NeuroChess (seed 002): TD(0) over self-play and expert games, optionally with EBNN's slopes.
+    Neurochess(NeuroChessArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
     Utility(UtilityArgs),
     /// Training speed: pairs per second of Siamese steps on generated positions.
@@ -251,6 +253,46 @@ pub struct DeepPinkArgs {
     seed: Option<u64>,
 }
 
+/// Arguments of `train neurochess`.
+#[derive(clap::Args)]
+pub struct NeuroChessArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// `smoke` for tests, `quick` (256-32) for this machine, `paper` (Thrun's 165 hidden units).
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Override the preset's hidden widths.
+    #[arg(long, value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
+    /// Override the preset's TD epochs.
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// Override the preset's steps from expert games per epoch.
+    #[arg(long)]
+    steps_per_epoch: Option<usize>,
+    /// Override the preset's self-play games per epoch (0: expert games only).
+    #[arg(long)]
+    self_play_games: Option<usize>,
+    /// Override the preset's search nodes per self-play move.
+    #[arg(long)]
+    self_play_nodes: Option<u64>,
+    /// Override γ, the discount per two plies.
+    #[arg(long)]
+    gamma: Option<f64>,
+    /// Explanation-based learning: train the chess model first, then fit the slopes it explains.
+    #[arg(long)]
+    ebnn: bool,
+    /// Override the weight of EBNN's slope error.
+    #[arg(long)]
+    slope_weight: Option<f64>,
+    /// Override the preset's learning rate.
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Override the preset's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
 /// Arguments of `train siamese`.
 #[derive(clap::Args)]
 pub struct SiameseArgs {
@@ -315,6 +357,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Distill(args) => run_distill(args),
         Command::Dbn(args) => run_dbn(args),
         Command::DeepPink(args) => run_deep_pink(args),
+        Command::Neurochess(args) => run_neurochess(args),
         Command::Utility(args) => run_utility(args),
         Command::Bench(args) => run_bench(args),
     }
@@ -533,6 +576,50 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
             "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
+            run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
+        );
+    }
+    Ok(())
+}
+
+fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
+    let mut config = preset::neurochess(args.preset);
+    if let Some(hidden) = &args.hidden {
+        config.model.hidden = hidden.clone();
+    }
+    if let Some(epochs) = args.epochs {
+        config.optim.epochs = epochs;
+    }
+    if let Some(count) = args.steps_per_epoch {
+        config.data.per_epoch = count;
+    }
+    if let Some(games) = args.self_play_games {
+        config.self_play.games = games;
+    }
+    if let Some(nodes) = args.self_play_nodes {
+        config.self_play.nodes = nodes;
+    }
+    if let Some(gamma) = args.gamma {
+        config.gamma = gamma;
+    }
+    config.ebnn.enabled |= args.ebnn;
+    if let Some(weight) = args.slope_weight {
+        config.ebnn.slope_weight = weight;
+    }
+    if let Some(lr) = args.learning_rate {
+        config.optim.learning_rate = lr;
+    }
+    if let Some(seed) = args.seed {
+        config.data.seed = seed;
+    }
+    let run = &args.run;
+    let rows = neurochess::train(config, &run.data, &run.out, run.device, &run.options())?;
+    if let Some(last) = rows.last() {
+        println!(
+            "neurochess: {} epochs, held-out result-sign accuracy {:.2}%, TD loss {:.4}; network {}",
+            rows.len(),
+            100.0 * last.val_accuracy.unwrap_or(0.0),
+            last.val_loss,
             run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
         );
     }

@@ -351,17 +351,17 @@ impl Learner for DbnLearner {
         Ok(Dbn { net, visible })
     }
 
-    fn epoch(&self, phase: usize, epoch: usize) -> Vec<Item> {
+    fn epoch(&self, _model: &Dbn, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {
         let mut rng = SmallRng::seed_from_u64(mix(self.config.data.seed, (phase as u64) << 32 | epoch as u64));
         let records = self.inputs.train.records();
         let count =
             if phase < self.layers() { self.config.pretrain.positions_per_epoch } else { self.config.data.per_epoch };
-        (0..count)
+        Ok((0..count)
             .map(|_| {
                 let i = self.usable[rng.random_range(0..self.usable.len())];
                 (i, self.config.approach.target(&records[i as usize]).expect("usable"))
             })
-            .collect()
+            .collect())
     }
 
     fn loss(&self, model: &Dbn, phase: usize, batch: &[Item]) -> Loss {

@@ -170,8 +170,8 @@ impl Learner for DeepPinkLearner {
         Ok(Mlp::new(INPUT.inputs(), &self.widths(), &self.inputs.device))
     }
 
-    fn epoch(&self, _phase: usize, epoch: usize) -> Vec<Triplet> {
-        triplets(self.inputs.train.records(), self.config.data.per_epoch, mix(self.config.data.seed, epoch as u64))
+    fn epoch(&self, _model: &Mlp, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Triplet>> {
+        Ok(triplets(self.inputs.train.records(), self.config.data.per_epoch, mix(self.config.data.seed, epoch as u64)))
     }
 
     fn loss(&self, model: &Mlp, _phase: usize, batch: &[Triplet]) -> Loss {

@@ -134,15 +134,15 @@ impl Learner for DistillLearner {
         Ok(Siamese::new(&self.shape()?, &self.inputs.device))
     }
 
-    fn epoch(&self, phase: usize, epoch: usize) -> Vec<Item> {
+    fn epoch(&self, _student: &Siamese, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {
         let data = &self.config.data;
-        if phase == FEATURES {
+        Ok(if phase == FEATURES {
             let positions =
                 self.inputs.epoch_positions(mix(0xd157, epoch as u64), self.config.features.positions_per_epoch);
             positions.into_iter().map(Item::Position).collect()
         } else {
             self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed).into_iter().map(Item::Pair).collect()
-        }
+        })
     }
 
     fn loss(&self, student: &Siamese, _phase: usize, batch: &[Item]) -> Loss {

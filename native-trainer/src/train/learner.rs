@@ -74,8 +74,10 @@ pub trait Learner {
         model
     }
 
-    /// The training items of `epoch` (0-based within `phase`), fresh each epoch.
-    fn epoch(&self, phase: usize, epoch: usize) -> Vec<Self::Item>;
+    /// The training items of `epoch` (0-based within `phase`), fresh each
+    /// epoch; `model` is the model at the epoch's start (a learner that
+    /// plays itself draws its games with it).
+    fn epoch(&self, model: &Self::Model, phase: usize, epoch: usize) -> anyhow::Result<Vec<Self::Item>>;
 
     /// The loss of one batch.
     fn loss(&self, model: &Self::Model, phase: usize, batch: &[Self::Item]) -> Loss;

@@ -65,6 +65,11 @@ impl Mlp {
         if k == 0 { &self.first } else { &self.layers[k - 1] }
     }
 
+    /// How many layers (the sparse first one included).
+    pub fn layer_count(&self) -> usize {
+        1 + self.layers.len()
+    }
+
     /// The activations after the first `k` layers (each followed by
     /// `hidden`); `k = 0` is not allowed (the inputs are sparse).
     pub fn codes(&self, positions: &Positions, k: usize, hidden: Activation) -> Tensor<2> {

@@ -3,7 +3,7 @@
 //! One epoch runner ([`runner`]) trains every learner ([`learner::Learner`]):
 //! Pos2Vec pretraining, the Siamese comparison network on (W, L) pairs,
 //! distillation, and the other seeds' learners of a scalar evaluation
-//! ([`dbn`], [`deep_pink`]) on a small perceptron ([`mlp`]) that core runs as a
+//! ([`dbn`], [`deep_pink`], [`neurochess`]) on a small perceptron ([`mlp`]) that core runs as a
 //! `.dcsn` network. A learner supplies its model, its items and its loss; its
 //! configuration nests the shared sections ([`config`], [`optim`]), and
 //! [`preset`] holds every preset.
@@ -19,11 +19,15 @@ pub mod learner;
 pub mod metrics;
 pub mod mlp;
 pub mod model;
+pub mod neurochess;
 pub mod optim;
 pub mod pos2vec;
 pub mod preset;
 pub mod run;
 pub mod runner;
+pub mod self_play;
 pub mod siamese;
 pub mod speed;
+pub mod tangent;
+pub mod td;
 pub mod utility;

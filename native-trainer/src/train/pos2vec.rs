@@ -168,8 +168,8 @@ impl Learner for Pos2VecLearner {
         Pos2VecModel { network, autoencoder: model.autoencoder }
     }
 
-    fn epoch(&self, layer: usize, epoch: usize) -> Vec<u32> {
-        self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch)
+    fn epoch(&self, _model: &Pos2VecModel, layer: usize, epoch: usize) -> anyhow::Result<Vec<u32>> {
+        Ok(self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch))
     }
 
     fn loss(&self, model: &Pos2VecModel, layer: usize, batch: &[u32]) -> Loss {

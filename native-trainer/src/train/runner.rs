@@ -87,7 +87,7 @@ pub fn train<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> any
         let optim = optim.get_or_insert_with(|| phase.optim.init());
         let lr = phase.optim.lr(epoch);
 
-        let items = learner.epoch(p, epoch);
+        let items = learner.epoch(&model, p, epoch)?;
         let progress = ProgressBar::hidden();
         if !options.quiet {
             progress.set_draw_target(ProgressDrawTarget::stderr());

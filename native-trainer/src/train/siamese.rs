@@ -104,9 +104,9 @@ impl Learner for SiameseLearner {
         pos2vec::load_pretrained(&pretrained, model)
     }
 
-    fn epoch(&self, _phase: usize, epoch: usize) -> Vec<Pair> {
+    fn epoch(&self, _model: &Siamese, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Pair>> {
         let data = &self.config.data;
-        self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed)
+        Ok(self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed))
     }
 
     fn loss(&self, model: &Siamese, _phase: usize, batch: &[Pair]) -> Loss {

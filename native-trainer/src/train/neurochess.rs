@@ -1,0 +1,481 @@
+//! `deepchess train neurochess`: NeuroChess's evaluation (seed 002; Thrun,
+//! *Learning to Play the Game of Chess*, NIPS 1995).
+//!
+//! An evaluation network `V` (768 inputs from the side to move, hidden ReLU
+//! layers, a `tanh` output: +1 a win, −1 a loss) learns by TD(0) with
+//! γ = 0.98 and the final outcome as the only reward ([`crate::train::td`]):
+//! `V(s_t) ← γ V(s_{t+2})`, the target read from the network and not
+//! differentiated (semi-gradient TD). Each epoch's steps interleave:
+//!
+//! - **self-play**: games of the current network against itself through the
+//!   engine's scalar search at a fixed node budget, each from a position of
+//!   a training game ([`crate::train::self_play`]);
+//! - **expert games**: whole games of the dataset (engine games of TCEC and
+//!   CCC, say), every position of each.
+//!
+//! **EBNN** (`ebnn.enabled`): first a chess model `M` learns to predict the
+//! position two plies ahead (its 768 bits, a logistic output per bit) from
+//! expert games. Then `V` fits, beside the TD values, the slopes that `M`
+//! explains: the derivative of the target `γ V(M(s))` with respect to the
+//! inputs, by tangent propagation. Slopes are compared along `k` random
+//! Gaussian directions per position (forward mode, [`crate::train::tangent`]):
+//! for `d ~ N(0, I/n)`, `E[(gᵀd − hᵀd)²] = ‖g − h‖² / n`, so the mean squared
+//! directional error is an unbiased estimate of Thrun's squared slope error
+//! (over the `n` = 768 inputs) at `k` passes instead of 768.
+//!
+//! Validation: the TD loss on held-out games, and the share of positions of
+//! held-out decisive games where the value has the sign of the result.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use burn::config::Config;
+use burn::module::Module;
+use burn::tensor::activation::log_sigmoid;
+use burn::tensor::{Distribution, Tensor, TensorData};
+use deepchess_core::learned::{Activation, InputKind, LearnedNet, OutputKind};
+use deepchess_core::shakmaty::Chess;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+use crate::data::{Dataset, mix};
+use crate::train::config::{DataConfig, MlpConfig};
+use crate::train::device::{self, DeviceChoice};
+use crate::train::learner::{Learner, Loss, Phase, Validation};
+use crate::train::metrics::{self, EpochRow};
+use crate::train::mlp::{Mlp, fit_cp_scale};
+use crate::train::model::{Positions, tensor_values};
+use crate::train::optim::OptimConfig;
+use crate::train::run::RunDir;
+use crate::train::runner::{self, RunOptions};
+use crate::train::self_play;
+use crate::train::tangent;
+use crate::train::td::{Games, Step, game_steps};
+
+/// The input encoding.
+pub const INPUT: InputKind = InputKind::SideToMove768;
+/// The hidden layers' activation, in `V` and in `M`.
+const HIDDEN: Activation = Activation::Relu;
+/// Centipawns per unit of value while self-playing (the search's margins
+/// need a scale; the export fits its own).
+const SELF_PLAY_CP_SCALE: f32 = 400.0;
+
+/// Self-play within each epoch.
+#[derive(Config, Debug)]
+pub struct SelfPlayConfig {
+    /// Games per epoch (0: expert games only).
+    #[config(default = 32)]
+    pub games: usize,
+    /// Search nodes per move.
+    #[config(default = 800)]
+    pub nodes: u64,
+    /// Half-moves after which a game is a draw.
+    #[config(default = 300)]
+    pub max_plies: usize,
+    /// Each game starts from a random one of the first this many positions
+    /// of a random training game (so that games differ).
+    #[config(default = 20)]
+    pub start_within: usize,
+}
+
+/// Explanation-based learning (EBNN): the chess model and the slope fit.
+#[derive(Config, Debug)]
+pub struct EbnnConfig {
+    /// Train `M` first, then fit `V`'s slopes too.
+    #[config(default = false)]
+    pub enabled: bool,
+    /// `M`'s hidden widths (Thrun: one layer of 165).
+    pub model: MlpConfig,
+    /// `M`'s phase: epochs, batch, optimizer.
+    pub optim: OptimConfig,
+    /// Transitions (a position and the one two plies later) per epoch of `M`.
+    #[config(default = 200_000)]
+    pub per_epoch: usize,
+    /// Weight of the slope error beside the value error.
+    #[config(default = 1.0)]
+    pub slope_weight: f64,
+    /// Random directions per position.
+    #[config(default = 2)]
+    pub directions: usize,
+}
+
+/// A NeuroChess run's configuration, saved as `config.json`.
+#[derive(Config, Debug)]
+pub struct NeuroChessConfig {
+    /// `V`'s hidden widths (Thrun: 175 inputs, 165 hidden, 1 output).
+    pub model: MlpConfig,
+    /// `V`'s TD phase.
+    pub optim: OptimConfig,
+    /// `per_epoch`: steps from expert games per epoch; `val`: held-out steps.
+    pub data: DataConfig,
+    /// Self-play games per epoch and their search.
+    pub self_play: SelfPlayConfig,
+    /// EBNN, on or off.
+    pub ebnn: EbnnConfig,
+    /// The discount per two plies.
+    #[config(default = 0.98)]
+    pub gamma: f64,
+}
+
+/// `V` and, with EBNN, `M`.
+#[derive(Module, Debug)]
+pub struct NeuroChessNet {
+    /// The evaluation: one output, `tanh` of it the value.
+    pub value: Mlp,
+    /// The chess model: 768 logits, the bits two plies ahead.
+    pub chess_model: Option<Mlp>,
+}
+
+/// What the last epoch's self-play gave.
+#[derive(Clone, Copy, Debug, Default)]
+struct SelfPlayStats {
+    games: usize,
+    white: usize,
+    draws: usize,
+    black: usize,
+    plies: usize,
+}
+
+/// The NeuroChess learner.
+pub struct NeuroChessLearner {
+    config: NeuroChessConfig,
+    device: burn::tensor::Device,
+    train: Dataset,
+    val: Dataset,
+    games: Games,
+    val_steps: Vec<Step>,
+    stats: Mutex<SelfPlayStats>,
+}
+
+impl NeuroChessLearner {
+    /// Opens the dataset directory `data` (every position of each game:
+    /// `data build --all-positions --include-captures --include-draws`).
+    pub fn new(config: NeuroChessConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+        let (device, message) = device::select(device)?;
+        if !quiet {
+            eprintln!("{message}");
+        }
+        let train = Dataset::open(&data.join("train.bin"))?;
+        let val = Dataset::open(&data.join("val.bin"))?;
+        let games = Games::new(train.records());
+        anyhow::ensure!(!games.is_empty(), "the training split has no game");
+        anyhow::ensure!(
+            games.with_gaps * 100 <= games.len(),
+            "{} of {} training games skip plies: TD needs every position of each game \
+             (deepchess data build --all-positions --include-captures --include-draws)",
+            games.with_gaps,
+            games.len()
+        );
+        let gamma = config.gamma as f32;
+        let val_games = Games::new(val.records());
+        let mut val_steps = Vec::new();
+        for g in 0..val_games.len() {
+            if val_steps.len() >= config.data.val {
+                break;
+            }
+            if let Some((positions, result)) = val_games.positions(val.records(), g) {
+                val_steps.extend(game_steps(&positions, result, gamma, INPUT));
+            }
+        }
+        val_steps.truncate(config.data.val);
+        anyhow::ensure!(!val_steps.is_empty(), "the validation split has no game");
+        Ok(NeuroChessLearner { config, device, train, val, games, val_steps, stats: Mutex::default() })
+    }
+
+    fn ebnn(&self) -> bool {
+        self.config.ebnn.enabled
+    }
+
+    /// The index of the TD phase.
+    fn td_phase(&self) -> usize {
+        usize::from(self.ebnn())
+    }
+
+    fn gamma(&self) -> f32 {
+        self.config.gamma as f32
+    }
+
+    fn positions<'a>(&self, lists: impl Iterator<Item = &'a [u16]>) -> Positions {
+        Positions::from_lists(lists, INPUT.inputs(), &self.device)
+    }
+
+    /// A random training game's positions and result (`None`: damaged).
+    fn random_game(&self, rng: &mut SmallRng) -> Option<(Vec<Chess>, f32)> {
+        self.games.positions(self.train.records(), rng.random_range(0..self.games.len()))
+    }
+
+    /// About `count` steps from random whole training games; `transitions`
+    /// keeps only steps with a position two plies later.
+    fn expert_steps(&self, count: usize, transitions: bool, rng: &mut SmallRng) -> Vec<Step> {
+        let mut steps = Vec::with_capacity(count + 400);
+        let mut attempts = 0;
+        while steps.len() < count && attempts < count.max(64) {
+            attempts += 1;
+            let Some((positions, result)) = self.random_game(rng) else { continue };
+            let game = game_steps(&positions, result, self.gamma(), INPUT);
+            steps.extend(game.into_iter().filter(|s| !transitions || s.later.is_some()));
+        }
+        steps.truncate(count);
+        steps
+    }
+
+    /// `V`'s network as core runs it, the value for the side to move.
+    fn to_learned(&self, value: &Mlp, cp_scale: f32, description: String) -> anyhow::Result<LearnedNet> {
+        value.to_learned(INPUT, HIDDEN, OutputKind::Tanh, false, cp_scale, description)
+    }
+
+    /// This epoch's self-play games by `value`, their steps.
+    fn self_play(&self, value: &Mlp, rng: &mut SmallRng) -> anyhow::Result<Vec<Step>> {
+        let config = &self.config.self_play;
+        if config.games == 0 {
+            return Ok(Vec::new());
+        }
+        let net = self.to_learned(value, SELF_PLAY_CP_SCALE, "NeuroChess self-play".into())?;
+        let starts: Vec<Chess> = (0..config.games)
+            .filter_map(|_| {
+                let (positions, _) = self.random_game(rng)?;
+                let within = positions.len().min(config.start_within.max(1));
+                Some(positions[rng.random_range(0..within)].clone())
+            })
+            .collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(starts.len().max(1));
+        let games: Vec<self_play::SelfPlayGame> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (net, starts) = (&net, &starts);
+                    scope.spawn(move || {
+                        starts
+                            .iter()
+                            .skip(t)
+                            .step_by(threads)
+                            .map(|s| self_play::play(net, s.clone(), config.nodes, config.max_plies))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().expect("a self-play thread")).collect()
+        });
+        let mut stats = SelfPlayStats { games: games.len(), ..SelfPlayStats::default() };
+        let mut steps = Vec::new();
+        for game in &games {
+            match game.white_result {
+                r if r > 0.0 => stats.white += 1,
+                r if r < 0.0 => stats.black += 1,
+                _ => stats.draws += 1,
+            }
+            stats.plies += game.positions.len() - 1;
+            steps.extend(game_steps(&game.positions, game.white_result, self.gamma(), INPUT));
+        }
+        *self.stats.lock().expect("stats") = stats;
+        Ok(steps)
+    }
+
+    /// `tanh(V)` of `lists`, `[n]`.
+    fn values<'a>(&self, value: &Mlp, lists: impl Iterator<Item = &'a [u16]>) -> Tensor<1> {
+        let out = value.forward(&self.positions(lists), HIDDEN);
+        let n = out.dims()[0];
+        burn::tensor::activation::tanh(out).reshape([n])
+    }
+
+    /// The TD loss of `batch`: the mean squared difference between `V(now)`
+    /// and its target, plus the slope error with EBNN.
+    fn td_loss(&self, model: &NeuroChessNet, batch: &[Step]) -> Tensor<1> {
+        let n = batch.len();
+        let pending: Vec<&Step> = batch.iter().filter(|s| s.outcome.is_none()).collect();
+        let lists = batch.iter().map(|s| s.now.as_slice());
+        let lists = lists.chain(pending.iter().map(|s| s.later.as_deref().unwrap_or(&[])));
+        let v = self.values(&model.value, lists);
+        let now = v.clone().narrow(0, 0, n);
+        let later = tensor_values(v.narrow(0, n, pending.len()).detach());
+        let mut later = later.into_iter();
+        let targets: Vec<f32> =
+            batch.iter().map(|s| s.outcome.unwrap_or_else(|| self.gamma() * later.next().unwrap_or(0.0))).collect();
+        let targets = Tensor::<1>::from_data(TensorData::new(targets, [n]), &self.device);
+        let loss = now.sub(targets).powi_scalar(2).mean();
+        match &model.chess_model {
+            Some(chess_model) if !pending.is_empty() && self.config.ebnn.slope_weight > 0.0 => {
+                let slope = self.slope_loss(&model.value, chess_model, &pending);
+                loss.add(slope.mul_scalar(self.config.ebnn.slope_weight))
+            }
+            _ => loss,
+        }
+    }
+
+    /// Tangent propagation: `V`'s slopes at `steps`' positions against those
+    /// of `γ V(M(s))` (both along the same random directions; the target's
+    /// `V` and `M` not differentiated).
+    fn slope_loss(&self, value: &Mlp, chess_model: &Mlp, steps: &[&Step]) -> Tensor<1> {
+        let k = self.config.ebnn.directions.max(1);
+        let positions = self.positions(steps.iter().map(|s| s.now.as_slice()));
+        // Unit length on average: the slope error is then ‖g − h‖² / 768.
+        let sd = 1.0 / (INPUT.inputs() as f64).sqrt();
+        let d = Tensor::<2>::random([k * steps.len(), INPUT.inputs()], Distribution::Normal(0.0, sd), &self.device);
+        // V's slopes along d, differentiated.
+        let (z, dz) = tangent::first_sparse(value, &positions, d.clone());
+        let (out, dout) = tangent::forward(value, z, dz, HIDDEN);
+        let (_, slope) = tangent::tanh(out, dout);
+        // The explanation's: M's prediction moves along J_M d, and V's value of it.
+        let (value, chess_model) = (value.clone().no_grad(), chess_model.clone().no_grad());
+        let (z, dz) = tangent::first_sparse(&chess_model, &positions, d);
+        let (logits, dlogits) = tangent::forward(&chess_model, z, dz, HIDDEN);
+        let (m, dm) = tangent::logistic(logits, dlogits);
+        let (z, dz) = tangent::first_dense(&value, m, dm);
+        let (out, dout) = tangent::forward(&value, z, dz, HIDDEN);
+        let (_, target) = tangent::tanh(out, dout);
+        slope.sub(target.mul_scalar(self.gamma()).detach()).powi_scalar(2).mean()
+    }
+
+    /// The chess model's loss: binary cross-entropy of its logits against
+    /// the bits of the position two plies later, per bit.
+    fn model_loss(&self, chess_model: &Mlp, batch: &[Step]) -> Tensor<1> {
+        let logits = chess_model.forward(&self.positions(batch.iter().map(|s| s.now.as_slice())), HIDDEN);
+        let inputs = INPUT.inputs();
+        let mut bits = vec![0f32; batch.len() * inputs];
+        for (row, step) in batch.iter().enumerate() {
+            for &b in step.later.as_deref().unwrap_or(&[]) {
+                bits[row * inputs + usize::from(b)] = 1.0;
+            }
+        }
+        let target = Tensor::<2>::from_data(TensorData::new(bits, [batch.len(), inputs]), &self.device);
+        let per_bit = target.clone().mul(log_sigmoid(logits.clone()))
+            + target.neg().add_scalar(1.0).mul(log_sigmoid(logits.neg()));
+        per_bit.mean().neg()
+    }
+
+    /// The exported network: the value for the side to move, its centipawn
+    /// scale fitted to the evaluations recorded in the validation games
+    /// (400 if they are too few).
+    pub fn export(&self, value: &Mlp, description: String) -> anyhow::Result<LearnedNet> {
+        let unit = self.to_learned(value, 1.0, description)?;
+        let within = |cp: f64| (cp.abs() <= 1000.0).then_some(cp);
+        let scale = fit_cp_scale(&unit, self.val.records(), within).unwrap_or(SELF_PLAY_CP_SCALE);
+        Ok(unit.with_cp_scale(scale)?)
+    }
+}
+
+impl Learner for NeuroChessLearner {
+    type Model = NeuroChessNet;
+    type Item = Step;
+
+    fn phases(&self) -> Vec<Phase> {
+        let td = Phase { name: "td".into(), unit: "steps", optim: self.config.optim.clone() };
+        if self.ebnn() {
+            let model =
+                Phase { name: "chess model".into(), unit: "transitions", optim: self.config.ebnn.optim.clone() };
+            vec![model, td]
+        } else {
+            vec![td]
+        }
+    }
+
+    fn loss_name(&self) -> &'static str {
+        "TD loss"
+    }
+
+    fn init(&self, resumed: bool) -> anyhow::Result<NeuroChessNet> {
+        if !resumed {
+            self.device.seed(self.config.data.seed);
+        }
+        let widths: Vec<usize> = self.config.model.hidden.iter().copied().chain([1]).collect();
+        let value = Mlp::new(INPUT.inputs(), &widths, &self.device);
+        let chess_model = self.ebnn().then(|| {
+            let widths: Vec<usize> = self.config.ebnn.model.hidden.iter().copied().chain([INPUT.inputs()]).collect();
+            Mlp::new(INPUT.inputs(), &widths, &self.device)
+        });
+        Ok(NeuroChessNet { value, chess_model })
+    }
+
+    fn epoch(&self, model: &NeuroChessNet, phase: usize, epoch: usize) -> anyhow::Result<Vec<Step>> {
+        let mut rng = SmallRng::seed_from_u64(mix(self.config.data.seed, (phase * 100_000 + epoch) as u64));
+        if phase != self.td_phase() {
+            return Ok(self.expert_steps(self.config.ebnn.per_epoch, true, &mut rng));
+        }
+        let mut steps = self.self_play(&model.value, &mut rng)?;
+        steps.extend(self.expert_steps(self.config.data.per_epoch, false, &mut rng));
+        steps.shuffle(&mut rng);
+        Ok(steps)
+    }
+
+    fn loss(&self, model: &NeuroChessNet, phase: usize, batch: &[Step]) -> Loss {
+        let loss = match (&model.chess_model, phase == self.td_phase()) {
+            (Some(chess_model), false) => self.model_loss(chess_model, batch),
+            _ => self.td_loss(model, batch),
+        };
+        Loss { loss, correct: None }
+    }
+
+    fn validate(&self, model: &NeuroChessNet, phase: usize, detail: bool) -> anyhow::Result<Validation> {
+        // Only what the phase trained is taken out of the graph: burn
+        // initialises parameters lazily, and `no_grad` on a clone of a
+        // parameter not yet drawn would also apply to the original.
+        if let (Some(chess_model), false) = (&model.chess_model, phase == self.td_phase()) {
+            let chess_model = &chess_model.clone().no_grad();
+            let transitions: Vec<Step> = self.val_steps.iter().filter(|s| s.later.is_some()).cloned().collect();
+            let mut loss = 0f64;
+            for chunk in transitions.chunks(1024) {
+                loss += f64::from(self.model_loss(chess_model, chunk).into_scalar::<f32>()) * chunk.len() as f64;
+            }
+            return Ok(Validation { loss: loss / transitions.len().max(1) as f64, accuracy: None, detail: None });
+        }
+        let (mut loss, mut right, mut decisive) = (0f64, 0usize, 0usize);
+        let value = model.value.clone().no_grad();
+        let plain = NeuroChessNet { value: value.clone(), chess_model: None };
+        for chunk in self.val_steps.chunks(1024) {
+            loss += f64::from(self.td_loss(&plain, chunk).into_scalar::<f32>()) * chunk.len() as f64;
+            let values = tensor_values(self.values(&value, chunk.iter().map(|s| s.now.as_slice())));
+            for (v, s) in values.iter().zip(chunk) {
+                if s.result != 0.0 {
+                    decisive += 1;
+                    right += usize::from(v * s.result > 0.0);
+                }
+            }
+        }
+        let stats = *self.stats.lock().expect("stats");
+        let detail = (detail && stats.games > 0).then(|| {
+            format!(
+                "self-play: {} games, {} / {} / {} (White wins / draws / Black wins), {:.0} plies on average",
+                stats.games,
+                stats.white,
+                stats.draws,
+                stats.black,
+                stats.plies as f64 / stats.games as f64
+            )
+        });
+        Ok(Validation {
+            loss: loss / self.val_steps.len() as f64,
+            accuracy: (decisive > 0).then(|| right as f64 / decisive as f64),
+            detail,
+        })
+    }
+
+    fn save(&self, run: &RunDir, model: &NeuroChessNet, rows: &[EpochRow]) -> anyhow::Result<()> {
+        if rows.last().is_none_or(|r| r.phase != self.td_phase() + 1) {
+            return Ok(());
+        }
+        let td_epochs = rows.iter().filter(|r| r.phase == self.td_phase() + 1).count();
+        let accuracy = rows.last().and_then(|r| r.val_accuracy).unwrap_or(0.0);
+        let self_play = &self.config.self_play;
+        let description = format!(
+            "NeuroChess TD(0) (768 inputs from the side to move, ReLU {:?}, tanh; γ = {}; {} self-play games of {} nodes a move per epoch; EBNN {}); {td_epochs} epochs; held-out result-sign accuracy {accuracy:.4}",
+            self.config.model.hidden,
+            self.config.gamma,
+            self_play.games,
+            self_play.nodes,
+            if self.ebnn() { "on" } else { "off" },
+        );
+        let bytes = self.export(&model.value, description)?.to_bytes();
+        run.save_learned(&bytes, metrics::last_is_best(rows, |r| r.val_accuracy))
+    }
+}
+
+/// Trains (or resumes) a NeuroChess run in `out`. Returns the metrics.
+pub fn train(
+    config: NeuroChessConfig,
+    data: &Path,
+    out: &Path,
+    device: DeviceChoice,
+    options: &RunOptions,
+) -> anyhow::Result<Vec<EpochRow>> {
+    runner::run_learner(config, out, options, |config| NeuroChessLearner::new(config, data, device, options.quiet))
+}
