@@ -271,28 +271,29 @@ impl NeuroChessLearner {
         Ok(steps)
     }
 
-    /// `tanh(V)` of `lists`, `[n]`.
-    fn values<'a>(&self, value: &Mlp, lists: impl Iterator<Item = &'a [u16]>) -> Tensor<1> {
+    /// `tanh(V)` of `batch`'s positions (`[n]`, with its graph) and their
+    /// TD targets (`[n]`, held fixed), in one forward pass over the
+    /// positions and the later positions the targets read.
+    fn td_values(&self, value: &Mlp, batch: &[Step]) -> (Tensor<1>, Tensor<1>) {
+        let n = batch.len();
+        let pending = batch.iter().filter(|s| s.outcome.is_none());
+        let lists = batch.iter().map(|s| s.now.as_slice());
+        let lists = lists.chain(pending.map(|s| s.later.as_deref().unwrap_or(&[])));
         let out = value.forward(&self.positions(lists), HIDDEN);
-        let n = out.dims()[0];
-        burn::tensor::activation::tanh(out).reshape([n])
+        let total = out.dims()[0];
+        let v = burn::tensor::activation::tanh(out).reshape([total]);
+        let mut later = tensor_values(v.clone().narrow(0, n, total - n).detach()).into_iter();
+        let targets: Vec<f32> =
+            batch.iter().map(|s| s.outcome.unwrap_or_else(|| self.gamma() * later.next().unwrap_or(0.0))).collect();
+        (v.narrow(0, 0, n), Tensor::<1>::from_data(TensorData::new(targets, [n]), &self.device))
     }
 
     /// The TD loss of `batch`: the mean squared difference between `V(now)`
     /// and its target, plus the slope error with EBNN.
     fn td_loss(&self, model: &NeuroChessNet, batch: &[Step]) -> Tensor<1> {
-        let n = batch.len();
-        let pending: Vec<&Step> = batch.iter().filter(|s| s.outcome.is_none()).collect();
-        let lists = batch.iter().map(|s| s.now.as_slice());
-        let lists = lists.chain(pending.iter().map(|s| s.later.as_deref().unwrap_or(&[])));
-        let v = self.values(&model.value, lists);
-        let now = v.clone().narrow(0, 0, n);
-        let later = tensor_values(v.narrow(0, n, pending.len()).detach());
-        let mut later = later.into_iter();
-        let targets: Vec<f32> =
-            batch.iter().map(|s| s.outcome.unwrap_or_else(|| self.gamma() * later.next().unwrap_or(0.0))).collect();
-        let targets = Tensor::<1>::from_data(TensorData::new(targets, [n]), &self.device);
+        let (now, targets) = self.td_values(&model.value, batch);
         let loss = now.sub(targets).powi_scalar(2).mean();
+        let pending: Vec<&Step> = batch.iter().filter(|s| s.outcome.is_none()).collect();
         match &model.chess_model {
             Some(chess_model) if !pending.is_empty() && self.config.ebnn.slope_weight > 0.0 => {
                 let slope = self.slope_loss(&model.value, chess_model, &pending);
@@ -420,11 +421,11 @@ impl Learner for NeuroChessLearner {
         }
         let (mut loss, mut right, mut decisive) = (0f64, 0usize, 0usize);
         let value = model.value.clone().no_grad();
-        let plain = NeuroChessNet { value: value.clone(), chess_model: None };
         for chunk in self.val_steps.chunks(1024) {
-            loss += f64::from(self.td_loss(&plain, chunk).into_scalar::<f32>()) * chunk.len() as f64;
-            let values = tensor_values(self.values(&value, chunk.iter().map(|s| s.now.as_slice())));
-            for (v, s) in values.iter().zip(chunk) {
+            // The value error only: the slope error is a training aid.
+            let (now, targets) = self.td_values(&value, chunk);
+            loss += f64::from(now.clone().sub(targets).powi_scalar(2).mean().into_scalar::<f32>()) * chunk.len() as f64;
+            for (v, s) in tensor_values(now).iter().zip(chunk) {
                 if s.result != 0.0 {
                     decisive += 1;
                     right += usize::from(v * s.result > 0.0);
