@@ -200,6 +200,45 @@ pub const fn learned_arch_hash(words: &[u32]) -> u32 {
     hash
 }
 
+/// Move kinds per from-square of the AlphaZero policy
+/// ([`crate::alphazero::policy`]): 56 queen-like, 8 knight, 9 underpromotions.
+pub const AZ_POLICY_KINDS: usize = 73;
+
+/// Input planes of the AlphaZero network ([`crate::alphazero::planes`]).
+pub const AZ_PLANES: usize = 22;
+
+/// Hidden width of the AlphaZero value head (`64 → 256 → 1`).
+pub const AZ_VALUE_HIDDEN: usize = 256;
+
+/// Most residual blocks an AlphaZero network file may have (the seed's is 19).
+pub const AZ_MAX_BLOCKS: usize = 40;
+
+/// Most filters an AlphaZero network file may have (the seed's is 256).
+pub const AZ_MAX_FILTERS: usize = 512;
+
+/// Centipawns per unit of `atanh(value)` when an AlphaZero value is printed
+/// as `score cp` (and when MCTS over the utility head turns centipawns into
+/// values).
+pub const AZ_VALUE_SCALE_CP: f32 = 400.0;
+
+/// First word of an AlphaZero network's architecture hash ("AZNT").
+pub const AZ_TAG: u32 = 0x415a_4e54;
+
+/// The architecture hash of an AlphaZero network with `blocks` residual
+/// blocks of `filters` filters: FNV-1a over [`AZ_TAG`], the sizes, and the
+/// fixed parts (planes, policy kinds, value head width).
+pub const fn az_arch_hash(blocks: usize, filters: usize) -> u32 {
+    const PRIME: u32 = 0x0100_0193;
+    let words = [blocks as u32, filters as u32, AZ_PLANES as u32, AZ_POLICY_KINDS as u32, AZ_VALUE_HIDDEN as u32];
+    let mut hash = fnv_word(0x811c_9dc5, AZ_TAG, PRIME);
+    let mut i = 0;
+    while i < words.len() {
+        hash = fnv_word(hash, words[i], PRIME);
+        i += 1;
+    }
+    hash
+}
+
 /// Hash of the shipped, distilled architecture.
 pub const DISTILLED_HASH: u32 = arch_hash(&DISTILLED_TOWER, &DISTILLED_HEAD);
 

@@ -53,6 +53,12 @@ pub enum WeightsError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// An AlphaZero network file ([`crate::alphazero::AzNet`]) describes no
+    /// network this build can run.
+    BadAlphaZero {
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// Bytes follow the last tensor.
     TrailingBytes {
         /// Number of unexpected bytes.
@@ -86,6 +92,7 @@ impl fmt::Display for WeightsError {
                 write!(f, "weights utility-head centipawn scale {scale} is not a positive number up to 100000")
             }
             WeightsError::BadLearned { reason } => write!(f, "bad learner network: {reason}"),
+            WeightsError::BadAlphaZero { reason } => write!(f, "bad AlphaZero network: {reason}"),
             WeightsError::TrailingBytes { extra } => {
                 write!(f, "weights file has {extra} unexpected bytes after the last tensor")
             }

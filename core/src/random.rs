@@ -157,6 +157,16 @@ pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'stat
         scalar::dense_f32(&input, &weights, &bias, &mut expected);
         kernels::dense_f32(kernel, &input, &weights, &bias, &mut actual);
         check("dense_f32", expected.iter().map(|v| v.to_bits()).eq(actual.iter().map(|v| v.to_bits())));
+
+        // The convolutions' matrix product: 8 to 136 columns, so that both
+        // the 64-column blocks and the 8-column rest run.
+        let (columns, depth) = (8 * rng.random_range(1..=17), rng.random_range(1..=40));
+        let (weights, cols, bias) =
+            (f32s(&mut rng, outputs * depth), f32s(&mut rng, depth * columns), f32s(&mut rng, outputs));
+        let (mut expected, mut actual) = (alloc::vec![0f32; outputs * columns], alloc::vec![0f32; outputs * columns]);
+        scalar::gemm_f32(&weights, &cols, &bias, &mut expected);
+        kernels::gemm_f32(kernel, &weights, &cols, &bias, &mut actual);
+        check("gemm_f32", expected.iter().map(|v| v.to_bits()).eq(actual.iter().map(|v| v.to_bits())));
     }
     failed
 }
@@ -183,4 +193,31 @@ pub fn learned_net(
         })
         .collect();
     LearnedNet::new(input, layers, output, 250.0, alloc::string::String::from("random")).expect("a valid network")
+}
+
+/// An AlphaZero network ([`crate::alphazero::AzNet`]) of `blocks` residual
+/// blocks of `filters` filters, with weights uniform in `±√(6 / fan-in)`
+/// (He's bound, so that activations neither vanish nor explode through the
+/// tower) and biases in `±0.1`, from `seed`: for tests of the `.dcaz`
+/// format, the kernels, MCTS and the benchmarks.
+pub fn az_net(blocks: usize, filters: usize, seed: u64) -> crate::alphazero::AzNet {
+    use crate::alphazero::{AzLayers, AzNet, Conv};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut layers = AzLayers::zeros(blocks, filters);
+    let mut conv = |conv: &mut Conv| {
+        let limit = libm::sqrtf(6.0 / (conv.inputs * conv.size * conv.size) as f32);
+        conv.weights.iter_mut().for_each(|w| *w = rng.random_range(-limit..limit));
+        conv.bias.iter_mut().for_each(|b| *b = rng.random_range(-0.1..0.1));
+    };
+    conv(&mut layers.input);
+    layers.tower.iter_mut().flatten().for_each(&mut conv);
+    for c in [&mut layers.policy_conv, &mut layers.policy_out, &mut layers.value_conv] {
+        conv(c);
+    }
+    for dense in [&mut layers.value_hidden, &mut layers.value_out] {
+        let limit = libm::sqrtf(6.0 / (dense.weights.len() / dense.bias.len()) as f32);
+        dense.weights.iter_mut().for_each(|w| *w = rng.random_range(-limit..limit));
+        dense.bias.iter_mut().for_each(|b| *b = rng.random_range(-0.1..0.1));
+    }
+    AzNet::new(layers, alloc::string::String::from("random")).expect("a valid network")
 }

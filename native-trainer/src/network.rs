@@ -1,9 +1,10 @@
 //! Choosing the network: a file, the embedded default, or a seeded random
-//! one; or a learner's network (`.dcsn`).
+//! one; or a learner's network (`.dcsn`), or the AlphaZero seed's (`.dcaz`).
 
 use std::path::Path;
 
 use anyhow::Context;
+use deepchess_core::alphazero::{AZ_MAGIC, AzNet};
 use deepchess_core::learned::{LEARNED_MAGIC, LearnedNet};
 use deepchess_core::{DEFAULT_NETWORK, Network, Shape, random};
 
@@ -38,8 +39,18 @@ pub fn seeded_random() -> Network {
     Network::from_bytes(&bytes).expect("a generated network loads")
 }
 
-/// The learner's network in `path` (a `.dcsn` file, told by its magic), or
-/// `None` if the file is another kind.
+/// The AlphaZero seed's network in `path` (a `.dcaz` file, told by its
+/// magic), or `None` if the file is another kind.
+pub fn load_az(path: &Path) -> anyhow::Result<Option<AzNet>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !bytes.starts_with(&AZ_MAGIC) {
+        return Ok(None);
+    }
+    Ok(Some(AzNet::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))?))
+}
+
+/// The learner's network (`.dcsn`) at `path`, or `None` if the file is
+/// another kind of network; an error if it cannot be read or is damaged.
 pub fn load_learned(path: &Path) -> anyhow::Result<Option<LearnedNet>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if !bytes.starts_with(&LEARNED_MAGIC) {

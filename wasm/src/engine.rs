@@ -124,7 +124,9 @@ impl Engine {
     /// The inference kernel in use: `relaxed`, `simd128` or `scalar`.
     #[wasm_bindgen(getter)]
     pub fn kernel(&self) -> String {
-        let kernel = self.uci.network().map(|n| n.kernel()).or(self.uci.learned_network().map(|n| n.kernel()));
+        let kernel = (self.uci.network().map(|n| n.kernel()))
+            .or(self.uci.learned_network().map(|n| n.kernel()))
+            .or(self.uci.az_network().map(|n| n.kernel()));
         kernel.map_or("none", |k| k.name()).to_string()
     }
 

@@ -1,5 +1,4 @@
-//! The AlphaZero seed's encodings: the network's input planes and its policy
-//! index over 4,672 moves.
+//! The AlphaZero seed: its input planes, policy index, network and MCTS.
 //!
 //! # Input planes ([`planes`])
 //!
@@ -39,13 +38,28 @@
 //!
 //! Both are tested against `tests/fixtures/alphazero.txt`, written with
 //! python-chess from this description alone (`tests/fixtures/make_alphazero.py`).
+//!
+//! # Network ([`net`])
+//!
+//! [`AzNet`]: a residual tower of 3 × 3 convolutions ([`conv`], batch norm
+//! folded in) with a policy head over the 4,672 indexes and a value head,
+//! in `f32` on the [`kernels`](crate::kernels)' matrix product, read from a
+//! `.dcaz` file. [`AzEvaluator`] gives MCTS its value and priors.
 
+pub mod conv;
 pub mod mcts;
+pub mod mcts_search;
+pub mod net;
+pub mod net_evaluator;
 pub mod planes;
 pub mod policy;
 pub mod utility_search;
 
+pub use conv::Conv;
 pub use mcts::{Evaluator, Mcts, Puct, RootMove};
+pub use mcts_search::{MAX_TREE_NODES, MctsSearch, PLAYOUTS_PER_DEPTH};
+pub use net::{AZ_MAGIC, AZ_VERSION, AzDense, AzLayers, AzNet, AzOutput, AzScratch};
+pub use net_evaluator::AzEvaluator;
 pub use planes::{PLANES, Planes, Repetitions};
 pub use policy::{POLICY_SIZE, move_from_index, move_index};
 pub use utility_search::{UtilityEvaluator, UtilitySearch};

@@ -9,7 +9,7 @@ use crate::alphazero::view;
 use crate::search::zobrist;
 
 /// Number of input planes.
-pub const PLANES: usize = 22;
+pub const PLANES: usize = crate::arch::AZ_PLANES;
 
 /// The planes of one position, plane by plane, each rank by rank from the
 /// side to move's first rank: `values()[plane * 64 + square]`.

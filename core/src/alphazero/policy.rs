@@ -8,7 +8,7 @@ use crate::alphazero::view;
 /// Number of policy outputs: 64 × 73.
 pub const POLICY_SIZE: usize = 64 * KINDS;
 
-const KINDS: usize = 73;
+const KINDS: usize = crate::arch::AZ_POLICY_KINDS;
 
 /// Queen-like directions as (file, rank) steps: N, NE, E, SE, S, SW, W, NW.
 const DIRECTIONS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];

@@ -180,3 +180,54 @@ pub unsafe fn dense_f32(input: &[f32], weights: &[f32], bias: &[f32], out: &mut 
         *o = super::scalar::reduce8(lanes) + b;
     }
 }
+
+/// [`scalar::gemm_f32`](super::scalar::gemm_f32): 64 columns at a time in
+/// eight registers (then 8 at a time), each lane one column summed in the
+/// oracle's order; multiply and add stay separate.
+///
+/// # Safety
+/// The CPU must support AVX2; the lengths are as the dispatcher checks:
+/// `out.len() = bias.len() × n` with `n` a multiple of 8,
+/// `weights.len() = bias.len() × K`, `cols.len() = K × n`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn gemm_f32(weights: &[f32], cols: &[f32], bias: &[f32], out: &mut [f32]) {
+    let n = out.len() / bias.len();
+    let k = weights.len() / bias.len();
+    for ((row, &b), out) in weights.chunks_exact(k).zip(bias).zip(out.chunks_exact_mut(n)) {
+        let mut j = 0;
+        while j + 64 <= n {
+            // SAFETY: columns j..j + 64 exist in `out` and in every row of `cols`.
+            unsafe { gemm_block::<8>(row, cols, n, j, b, out) };
+            j += 64;
+        }
+        while j < n {
+            // SAFETY: n is a multiple of 8, so columns j..j + 8 exist.
+            unsafe { gemm_block::<1>(row, cols, n, j, b, out) };
+            j += 8;
+        }
+    }
+}
+
+/// Columns `j..j + 8R` of one output row of [`gemm_f32`].
+///
+/// # Safety
+/// AVX2; `cols` holds `row.len()` rows of `n`, and `j + 8R ≤ n = out.len()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn gemm_block<const R: usize>(row: &[f32], cols: &[f32], n: usize, j: usize, b: f32, out: &mut [f32]) {
+    let mut acc = [_mm256_setzero_ps(); R];
+    for (kk, &w) in row.iter().enumerate() {
+        let w = _mm256_set1_ps(w);
+        let base = &cols[kk * n + j..kk * n + j + 8 * R];
+        for (r, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `base` holds 8R f32; unaligned loads.
+            *a = _mm256_add_ps(*a, _mm256_mul_ps(w, unsafe { _mm256_loadu_ps(base.as_ptr().add(8 * r)) }));
+        }
+    }
+    let b = _mm256_set1_ps(b);
+    let dst = &mut out[j..j + 8 * R];
+    for (r, a) in acc.iter().enumerate() {
+        // SAFETY: `dst` holds 8R f32; unaligned stores.
+        unsafe { _mm256_storeu_ps(dst.as_mut_ptr().add(8 * r), _mm256_add_ps(*a, b)) };
+    }
+}

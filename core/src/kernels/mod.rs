@@ -15,6 +15,7 @@
 //! | [`crelu_i32`] | `out = clamp((sum + 32) >> 6, 0, 127)` |
 //! | [`add_f32`] | `acc += row` in `f32`, the learners' networks' first layer ([`crate::learned`]) |
 //! | [`dense_f32`] | `out[o] = bias[o] + Σ input[i] * weights[o][i]` in `f32`, summed in the oracle's fixed order |
+//! | [`gemm_f32`] | `out[o][j] = bias[o] + Σ_k weights[o][k] * cols[k][j]` in `f32`, the AlphaZero network's convolutions ([`crate::alphazero`]) |
 
 use crate::arch::PADDING;
 
@@ -147,6 +148,18 @@ pub fn dense_f32(kernel: Kernel, input: &[f32], weights: &[f32], bias: &[f32], o
     assert_eq!(weights.len(), input.len() * out.len());
     assert_eq!(bias.len(), out.len());
     dispatch!(kernel, dense_f32(input, weights, bias, out))
+}
+
+/// `out[o * n + j] = bias[o] + Σ_k weights[o * K + k] * cols[k * n + j]` in
+/// `f32`, each sum in order of `k` (see [`scalar::gemm_f32`]), so that every
+/// kernel gives the same bits. `n = out.len() / bias.len()` columns, a
+/// multiple of 8; `K = weights.len() / bias.len()`.
+pub fn gemm_f32(kernel: Kernel, weights: &[f32], cols: &[f32], bias: &[f32], out: &mut [f32]) {
+    assert!(!bias.is_empty() && out.len().is_multiple_of(bias.len()) && weights.len().is_multiple_of(bias.len()));
+    let (n, k) = (out.len() / bias.len(), weights.len() / bias.len());
+    assert!(n.is_multiple_of(8) && n > 0, "gemm_f32 takes a multiple of 8 columns, got {n}");
+    assert_eq!(cols.len(), k * n);
+    dispatch!(kernel, gemm_f32(weights, cols, bias, out))
 }
 
 /// `out[o] = bias[o] + Σ_i input[i] * weights[o * input.len() + i]` for every

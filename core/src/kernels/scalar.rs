@@ -64,6 +64,29 @@ pub fn dense_f32(input: &[f32], weights: &[f32], bias: &[f32], out: &mut [f32]) 
     }
 }
 
+/// `out[o * n + j] = bias[o] + Σ_k weights[o * K + k] * cols[k * n + j]` in
+/// `f32`, with `n = out.len() / bias.len()` columns and
+/// `K = weights.len() / bias.len()`: a matrix product, the convolutions of
+/// [`crate::alphazero`] after `im2col`. Each output sums its `K` products
+/// in order of `k` from zero, then adds the bias; products and sums are
+/// separate roundings. Vector kernels take several `j` at once, so every
+/// lane keeps this order.
+pub fn gemm_f32(weights: &[f32], cols: &[f32], bias: &[f32], out: &mut [f32]) {
+    let n = out.len() / bias.len();
+    let k = weights.len() / bias.len();
+    for ((row, b), out) in weights.chunks_exact(k).zip(bias).zip(out.chunks_exact_mut(n)) {
+        out.fill(0.0);
+        for (w, col) in row.iter().zip(cols.chunks_exact(n)) {
+            for (o, x) in out.iter_mut().zip(col) {
+                *o += w * x;
+            }
+        }
+        for o in out.iter_mut() {
+            *o += b;
+        }
+    }
+}
+
 /// The fixed reduction of eight partial sums (see [`dense_f32`]).
 pub fn reduce8(s: [f32; 8]) -> f32 {
     ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))

@@ -18,6 +18,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
+use crate::alphazero::{AZ_MAGIC, AzNet};
 use crate::default_network::DEFAULT_NETWORK;
 use crate::learned::{LEARNED_MAGIC, LearnedNet};
 use crate::network::Network;
@@ -148,6 +149,17 @@ impl UciEngine {
         self.search = Some(Searcher::learned(net, self.options.hash_mb));
     }
 
+    /// Plays with the AlphaZero seed's network through MCTS, whatever
+    /// `Engine` says (it has no alpha-beta evaluation).
+    pub fn set_az_network(&mut self, net: AzNet) {
+        self.search = Some(Searcher::az(net));
+    }
+
+    /// The AlphaZero network in use, if it plays.
+    pub fn az_network(&self) -> Option<&AzNet> {
+        self.search.as_ref().and_then(Searcher::az_network)
+    }
+
     /// The DeepChess network in use (`None` while a learner's network plays).
     pub fn network(&self) -> Option<&Network> {
         self.search.as_ref().and_then(Searcher::network)
@@ -202,10 +214,26 @@ impl UciEngine {
     }
 
     /// Loads a weights file read by the host for `EvalFile`, reporting the
-    /// result as an `info string`: a DeepChess network (`.dcnn`) or a
-    /// learner's (`.dcsn`, told by its magic). On error the previous
-    /// network stays.
+    /// result as an `info string`: a DeepChess network (`.dcnn`), a
+    /// learner's (`.dcsn`) or the AlphaZero seed's (`.dcaz`), told by the
+    /// magic. On error the previous network stays.
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {
+        if let Ok(b) = &bytes
+            && b.starts_with(&AZ_MAGIC)
+        {
+            match AzNet::from_bytes(b) {
+                Ok(net) => {
+                    out(&format!(
+                        "info string loaded network {source}: AlphaZero {} blocks × {} filters (mcts)",
+                        net.blocks(),
+                        net.filters()
+                    ));
+                    self.set_az_network(net);
+                }
+                Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
+            }
+            return;
+        }
         if let Ok(b) = &bytes
             && b.starts_with(&LEARNED_MAGIC)
         {
@@ -331,6 +359,9 @@ impl UciEngine {
                 Ok(kind) => {
                     self.options.search = kind;
                     self.finish(out);
+                    if self.az_network().is_some() {
+                        out("info string error: the AlphaZero network plays only with MCTS");
+                    }
                     if self.learned_network().is_some() && kind != SearchKind::Scalar {
                         out(
                             "info string error: a learner's network has no comparison head; playing with the scalar search",
@@ -351,12 +382,16 @@ impl UciEngine {
                 }
                 Err(()) => invalid(),
             },
-            // MCTS (over the utility head, until the AlphaZero seed's network
-            // exists) or the alpha-beta search `Search` names.
+            // MCTS (over the utility head with a DeepChess network; the
+            // AlphaZero network always plays it) or the alpha-beta search
+            // `Search` names.
             "engine" => match value.to_ascii_lowercase().as_str() {
                 engine @ ("alphabeta" | "mcts") => {
                     self.options.mcts = engine == "mcts";
                     self.finish(out);
+                    if self.az_network().is_some() && !self.options.mcts {
+                        out("info string error: the AlphaZero network plays only with MCTS");
+                    }
                     if let Some(net) = self.network().cloned()
                         && self.search_kind() != Some(self.playable_kind(&net))
                     {

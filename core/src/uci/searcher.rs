@@ -11,7 +11,7 @@ use core::str::FromStr;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use crate::alphazero::UtilitySearch;
+use crate::alphazero::{AzEvaluator, AzNet, MctsSearch, UtilitySearch};
 use crate::learned::{LearnedEvaluator, LearnedNet};
 use crate::network::Network;
 use crate::search::{Event, Limits, Line, NetComparator, NetEvaluator, NetLeaf, ScalarSearch, Score, Search, Value};
@@ -66,8 +66,10 @@ pub enum Searcher {
     Scalar(Box<ScalarSearch<NetEvaluator>>),
     /// The scalar search over a learner's network.
     Learned(Box<ScalarSearch<LearnedEvaluator>>),
-    /// MCTS.
+    /// MCTS over the utility head.
     Mcts(Box<UtilitySearch>),
+    /// MCTS with the AlphaZero seed's network ([`crate::alphazero::AzNet`]).
+    Az(Box<MctsSearch<AzEvaluator>>),
 }
 
 impl Searcher {
@@ -78,7 +80,7 @@ impl Searcher {
         match kind {
             SearchKind::Comparison => Searcher::Comparison(Box::new(Search::new(NetComparator::new(net, cache), tt))),
             SearchKind::Scalar => Searcher::Scalar(Box::new(ScalarSearch::new(NetEvaluator::new(net, cache), tt))),
-            SearchKind::Mcts => Searcher::Mcts(Box::new(UtilitySearch::new(net))),
+            SearchKind::Mcts => Searcher::Mcts(Box::new(UtilitySearch::with_network(net))),
         }
     }
 
@@ -89,12 +91,17 @@ impl Searcher {
         Searcher::Learned(Box::new(ScalarSearch::new(LearnedEvaluator::new(net, cache), tt)))
     }
 
+    /// MCTS with the AlphaZero seed's network (it has no other search).
+    pub fn az(net: AzNet) -> Searcher {
+        Searcher::Az(Box::new(MctsSearch::new(AzEvaluator::new(net))))
+    }
+
     /// Which search this is.
     pub fn kind(&self) -> SearchKind {
         match self {
             Searcher::Comparison(_) => SearchKind::Comparison,
             Searcher::Scalar(_) | Searcher::Learned(_) => SearchKind::Scalar,
-            Searcher::Mcts(_) => SearchKind::Mcts,
+            Searcher::Mcts(_) | Searcher::Az(_) => SearchKind::Mcts,
         }
     }
 
@@ -103,8 +110,16 @@ impl Searcher {
         match self {
             Searcher::Comparison(s) => Some(s.comparator().network()),
             Searcher::Scalar(s) => Some(s.evaluator().network()),
-            Searcher::Learned(_) => None,
+            Searcher::Learned(_) | Searcher::Az(_) => None,
             Searcher::Mcts(s) => Some(s.network()),
+        }
+    }
+
+    /// The AlphaZero network, if it plays.
+    pub fn az_network(&self) -> Option<&AzNet> {
+        match self {
+            Searcher::Az(s) => Some(s.evaluator().network()),
+            _ => None,
         }
     }
 
@@ -133,7 +148,7 @@ impl Searcher {
                 s.resize_tt(tt);
             }
             // The tree lives for one search; it has no table to size.
-            Searcher::Mcts(_) => {}
+            Searcher::Mcts(_) | Searcher::Az(_) => {}
         }
     }
 
@@ -143,7 +158,7 @@ impl Searcher {
             Searcher::Comparison(s) => s.clear(),
             Searcher::Scalar(s) => s.clear(),
             Searcher::Learned(s) => s.clear(),
-            Searcher::Mcts(_) => {}
+            Searcher::Mcts(_) | Searcher::Az(_) => {}
         }
     }
 
@@ -154,6 +169,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.start(root, game, limits),
             Searcher::Learned(s) => s.start(root, game, limits),
             Searcher::Mcts(s) => s.start(root, game, limits),
+            Searcher::Az(s) => s.start(root, game, limits),
         }
     }
 
@@ -164,6 +180,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.is_running(),
             Searcher::Learned(s) => s.is_running(),
             Searcher::Mcts(s) => s.is_running(),
+            Searcher::Az(s) => s.is_running(),
         }
     }
 
@@ -174,6 +191,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.step(budget, should_stop),
             Searcher::Learned(s) => s.step(budget, should_stop),
             Searcher::Mcts(s) => s.step(budget, should_stop),
+            Searcher::Az(s) => s.step(budget, should_stop),
         }
     }
 
@@ -184,6 +202,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.stop(),
             Searcher::Learned(s) => s.stop(),
             Searcher::Mcts(s) => s.stop(),
+            Searcher::Az(s) => s.stop(),
         }
     }
 
@@ -194,6 +213,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.best_move(),
             Searcher::Learned(s) => s.best_move(),
             Searcher::Mcts(s) => s.best_move(),
+            Searcher::Az(s) => s.best_move(),
         }
     }
 
@@ -204,6 +224,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.nodes(),
             Searcher::Learned(s) => s.nodes(),
             Searcher::Mcts(s) => s.nodes(),
+            Searcher::Az(s) => s.nodes(),
         }
     }
 
@@ -213,7 +234,7 @@ impl Searcher {
             Searcher::Comparison(s) => s.hashfull(),
             Searcher::Scalar(s) => s.hashfull(),
             Searcher::Learned(s) => s.hashfull(),
-            Searcher::Mcts(_) => 0,
+            Searcher::Mcts(_) | Searcher::Az(_) => 0,
         }
     }
 
@@ -243,6 +264,10 @@ impl Searcher {
                 let (pv, score) = s.line()?;
                 (pv.len() as u32, pv.len() as u32, 1, score, pv)
             }
+            Searcher::Az(s) => {
+                let (pv, score) = s.line()?;
+                (pv.len() as u32, pv.len() as u32, 1, score, pv)
+            }
         };
         let nps = nodes * 1000 / elapsed.max(1);
         let mut text = format!(
@@ -265,6 +290,7 @@ impl Searcher {
             Searcher::Scalar(s) => s.iteration(),
             Searcher::Learned(s) => s.iteration(),
             Searcher::Mcts(s) => s.line().map_or(0, |(pv, _)| pv.len() as u32),
+            Searcher::Az(s) => s.line().map_or(0, |(pv, _)| pv.len() as u32),
         };
         format!(
             "info depth {depth} nodes {nodes} nps {} hashfull {} time {elapsed}",

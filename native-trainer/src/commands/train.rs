@@ -14,7 +14,7 @@ use crate::train::preset::{self, Preset};
 use crate::train::runner::RunOptions;
 use crate::train::speed::{self, SpeedOptions};
 use crate::train::utility::{self, Target, UtilityOptions};
-use crate::train::{deep_pink, distill, neurochess, pos2vec, siamese};
+use crate::train::{az, az_self_play, deep_pink, distill, neurochess, pos2vec, siamese};
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
@@ -31,6 +31,8 @@ pub enum Command {
     DeepPink(DeepPinkArgs),
     /// NeuroChess (seed 002): TD(0) over self-play and expert games, optionally with EBNN's slopes.
     Neurochess(NeuroChessArgs),
+    /// The AlphaZero seed's policy-and-value network (seed 004), by supervision or by self-play.
+    Az(AzArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
     Utility(UtilityArgs),
     /// Training speed: pairs per second of Siamese steps on generated positions.
@@ -253,6 +255,53 @@ pub struct DeepPinkArgs {
     seed: Option<u64>,
 }
 
+/// Arguments of `train az`.
+#[derive(clap::Args)]
+pub struct AzArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Train by supervision on the dataset's games: the move played and the result.
+    #[arg(long, conflicts_with = "self_play", required_unless_present = "self_play")]
+    supervised: bool,
+    /// Train by self-play through MCTS, one generation per epoch, with gate
+    /// matches (the dataset's held-out games serve validation).
+    #[arg(long)]
+    self_play: bool,
+    /// Override the preset's self-play games per generation.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Override the preset's MCTS playouts per move in self-play and gates.
+    #[arg(long)]
+    playouts: Option<u32>,
+    /// Override the preset's gate games (0: accept every generation).
+    #[arg(long)]
+    gate_games: Option<usize>,
+    /// `smoke` for tests, `quick` (6 × 64) for this machine, `paper` (19 × 256).
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Override the preset's residual blocks.
+    #[arg(long)]
+    blocks: Option<usize>,
+    /// Override the preset's filters.
+    #[arg(long)]
+    filters: Option<usize>,
+    /// Override the preset's epochs.
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// Override the preset's positions per epoch.
+    #[arg(long)]
+    positions_per_epoch: Option<usize>,
+    /// Override the preset's batch size.
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Override the preset's learning rate.
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Override the preset's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
 /// Arguments of `train neurochess`.
 #[derive(clap::Args)]
 pub struct NeuroChessArgs {
@@ -358,6 +407,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Dbn(args) => run_dbn(args),
         Command::DeepPink(args) => run_deep_pink(args),
         Command::Neurochess(args) => run_neurochess(args),
+        Command::Az(args) => run_az(args),
         Command::Utility(args) => run_utility(args),
         Command::Bench(args) => run_bench(args),
     }
@@ -577,6 +627,56 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
             run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
+        );
+    }
+    Ok(())
+}
+
+fn run_az(args: &AzArgs) -> anyhow::Result<()> {
+    let mut config = preset::az(args.preset);
+    if let Some(games) = args.games {
+        config.play.games = games;
+    }
+    if let Some(playouts) = args.playouts {
+        config.play.playouts = playouts;
+    }
+    if let Some(gate_games) = args.gate_games {
+        config.play.gate_games = gate_games;
+    }
+    if let Some(blocks) = args.blocks {
+        config.model.blocks = blocks;
+    }
+    if let Some(filters) = args.filters {
+        config.model.filters = filters;
+    }
+    if let Some(epochs) = args.epochs {
+        config.optim.epochs = epochs;
+    }
+    if let Some(count) = args.positions_per_epoch {
+        config.data.per_epoch = count;
+    }
+    if let Some(batch) = args.batch_size {
+        config.optim.batch_size = batch;
+    }
+    if let Some(lr) = args.learning_rate {
+        config.optim.learning_rate = lr;
+    }
+    if let Some(seed) = args.seed {
+        config.data.seed = seed;
+    }
+    let run = &args.run;
+    let rows = if args.self_play {
+        az_self_play::train(config, &run.data, &run.out, run.device, &run.options())?
+    } else {
+        az::train(config, &run.data, &run.out, run.device, &run.options())?
+    };
+    if let Some(last) = rows.last() {
+        println!(
+            "az: {} epochs, held-out policy top-1 {:.2}%, loss {:.4}; network {}",
+            rows.len(),
+            100.0 * last.val_accuracy.unwrap_or(0.0),
+            last.val_loss,
+            run.out.join(crate::train::run::BEST_AZ_NETWORK).display()
         );
     }
     Ok(())

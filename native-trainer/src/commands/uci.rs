@@ -58,7 +58,8 @@ impl Helpers {
 #[derive(clap::Args)]
 pub struct Args {
     /// A network to play with instead of the embedded default: a DeepChess
-    /// `.dcnn`, or a learner's `.dcsn` (played by the scalar search).
+    /// `.dcnn`, a learner's `.dcsn` (played by the scalar search), or the
+    /// AlphaZero seed's `.dcaz` (played by MCTS).
     #[arg(long)]
     weights: Option<PathBuf>,
 }
@@ -67,17 +68,26 @@ pub struct Args {
 /// input a search with a limit (depth, nodes, time) still completes and
 /// prints its `bestmove`; an infinite one is stopped.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let learned = match &args.weights {
-        Some(path) => network::load_learned(path)?,
+    let az = match &args.weights {
+        Some(path) => network::load_az(path)?,
         None => None,
     };
-    let mut engine = match learned {
-        Some(net) => {
+    let learned = match (&args.weights, &az) {
+        (Some(path), None) => network::load_learned(path)?,
+        _ => None,
+    };
+    let mut engine = match (az, learned) {
+        (Some(net), _) => {
+            let mut engine = UciEngine::new(None);
+            engine.set_az_network(net);
+            engine
+        }
+        (None, Some(net)) => {
             let mut engine = UciEngine::new(None);
             engine.set_learned_network(net);
             engine
         }
-        None => UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net)),
+        (None, None) => UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net)),
     };
     engine.set_max_threads(MAX_THREADS);
     let mut helpers = Helpers::default();

@@ -145,10 +145,13 @@ fn plot(path: &Path, rows: &[EpochRow], loss: &str) -> anyhow::Result<()> {
     if accuracy {
         let (left, right) = root.split_horizontally(450);
         series(&left, loss, 0.0..max_loss * 1.05, losses)?;
+        // From 0.4, or lower for a learner whose accuracy is below it (a
+        // policy's top-1 among thirty-odd moves).
+        let lowest = rows.iter().flat_map(|r| [r.train_accuracy, r.val_accuracy]).flatten().fold(0.4, f64::min);
         series(
             &right,
             "accuracy",
-            0.4..1.0,
+            (lowest - 0.05).max(0.0)..1.0,
             [("train", BLUE, |r| r.train_accuracy), ("validation", RED, |r| r.val_accuracy)],
         )?;
     } else {

@@ -4,10 +4,16 @@
 //! Pos2Vec pretraining, the Siamese comparison network on (W, L) pairs,
 //! distillation, and the other seeds' learners of a scalar evaluation
 //! ([`dbn`], [`deep_pink`], [`neurochess`]) on a small perceptron ([`mlp`]) that core runs as a
-//! `.dcsn` network. A learner supplies its model, its items and its loss; its
+//! `.dcsn` network, and the AlphaZero seed's policy-and-value network ([`az`], [`az_model`]),
+//! by supervision or by self-play ([`az_self_play`], [`az_games`]), exported as a `.dcaz`
+//! network that core plays through MCTS. A learner supplies its model, its items and its loss; its
 //! configuration nests the shared sections ([`config`], [`optim`]), and
 //! [`preset`] holds every preset.
 
+pub mod az;
+pub mod az_games;
+pub mod az_model;
+pub mod az_self_play;
 pub mod batch;
 pub mod config;
 pub mod dbn;

@@ -4,6 +4,8 @@ use std::path::Path;
 
 use deepchess_core::Shape;
 
+use crate::train::az::{AzConfig, AzModelConfig};
+use crate::train::az_games::AzPlayConfig;
 use crate::train::config::{DataConfig, MlpConfig, ModelConfig};
 use crate::train::dbn::{Approach, DbnConfig, PretrainConfig};
 use crate::train::deep_pink::DeepPinkConfig;
@@ -198,5 +200,49 @@ pub fn neurochess(preset: Preset) -> NeuroChessConfig {
             SelfPlayConfig::new().with_games(100),
             ebnn(165, 10, 500_000),
         ),
+    }
+}
+
+/// `train az`: the seed's optimizer, SGD with momentum 0.9 and L2 weight
+/// decay 10⁻⁴, at 0.2 for its batch of 4,096 (paper, 19 × 256, with
+/// AlphaZero's 800 playouts a move). Quick: 6 blocks × 64 filters, batch
+/// 256, so 0.2 × 256 / 4,096 = 0.0125 (the learning rate scaled with the
+/// batch), 10 epochs of 50,000 positions; self-play generations of 16 games
+/// at 100 playouts a move, gates of 10 games. Smoke: 1 × 8, Adam at 0.003,
+/// tiny games, seconds.
+pub fn az(preset: Preset) -> AzConfig {
+    let seed_sgd = OptimConfig::new()
+        .with_optimizer(OptimizerKind::Sgd)
+        .with_momentum(0.9)
+        .with_weight_decay(1e-4)
+        .with_learning_rate(0.2)
+        .with_lr_decay(0.95);
+    match preset {
+        Preset::Smoke => AzConfig::new(
+            AzModelConfig::new(1, 8),
+            OptimConfig::new().with_learning_rate(0.003).with_epochs(3).with_batch_size(64),
+            DataConfig::new().with_per_epoch(4_096).with_val(1_000),
+        )
+        .with_play(
+            AzPlayConfig::new()
+                .with_games(4)
+                .with_playouts(16)
+                .with_max_plies(40)
+                .with_temperature_plies(10)
+                .with_buffer(10_000)
+                .with_gate_games(2),
+        ),
+        Preset::Quick => AzConfig::new(
+            AzModelConfig::new(6, 64),
+            seed_sgd.with_learning_rate(0.0125).with_batch_size(256).with_epochs(10),
+            DataConfig::new().with_per_epoch(50_000).with_val(5_000),
+        )
+        .with_play(AzPlayConfig::new().with_games(16).with_playouts(100).with_max_plies(200).with_gate_games(10)),
+        Preset::Paper => AzConfig::new(
+            AzModelConfig::new(19, 256),
+            seed_sgd.with_batch_size(4_096).with_epochs(100),
+            DataConfig::new().with_per_epoch(1_000_000),
+        )
+        .with_play(AzPlayConfig::new().with_games(100)),
     }
 }

@@ -18,6 +18,10 @@ pub const BEST_FLOAT_NETWORK: &str = "best.dcnf";
 pub const LEARNED_NETWORK: &str = "model.dcsn";
 /// A learner's `.dcsn` network of the best validation epoch.
 pub const BEST_LEARNED_NETWORK: &str = "best.dcsn";
+/// The AlphaZero network (`.dcaz`) of the last completed epoch.
+pub const AZ_NETWORK: &str = "model.dcaz";
+/// The AlphaZero network of the best validation epoch.
+pub const BEST_AZ_NETWORK: &str = "best.dcaz";
 
 /// The directory of one run.
 pub struct RunDir {
@@ -86,6 +90,12 @@ impl RunDir {
     /// [`LEARNED_NETWORK`], and as [`BEST_LEARNED_NETWORK`] too when `best`.
     pub fn save_learned(&self, bytes: &[u8], best: bool) -> anyhow::Result<()> {
         self.save_network(LEARNED_NETWORK, BEST_LEARNED_NETWORK, bytes, best)
+    }
+
+    /// Writes the epoch's AlphaZero network (`.dcaz` bytes) as
+    /// [`AZ_NETWORK`], and as [`BEST_AZ_NETWORK`] too when `best`.
+    pub fn save_az(&self, bytes: &[u8], best: bool) -> anyhow::Result<()> {
+        self.save_network(AZ_NETWORK, BEST_AZ_NETWORK, bytes, best)
     }
 
     fn save_network(&self, last: &str, best_name: &str, bytes: &[u8], best: bool) -> anyhow::Result<()> {

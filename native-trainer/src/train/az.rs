@@ -1,0 +1,270 @@
+//! `deepchess train az --supervised`: the AlphaZero seed's network trained
+//! on the games of a dataset (seed 004).
+//!
+//! Each training item is one position of a game: its 22 input planes, the
+//! move played as the policy target, and the game's result for the side to
+//! move as the value target (1, 0, −1). The loss is the seed's,
+//! `(z − v)² − πᵀ log p`, with `π` the played move's one-hot (its weight
+//! decay is the optimizer's); self-play ([`crate::train::az_self_play`])
+//! uses the same samples with `π` the root's visit distribution. The dataset keeps no game history, so the
+//! repetition planes (12, 13) are zero in training; MCTS fills them in play.
+//!
+//! Validation, on positions of the held-out games: the policy's top-1
+//! accuracy among the legal moves (the accuracy column), the value's mean
+//! squared error and the loss. Each epoch exports the network, batch norms
+//! folded, as `model.dcaz` (and `best.dcaz` at the best top-1), which
+//! `deepchess uci --weights` plays through MCTS.
+
+use std::path::Path;
+
+use burn::config::Config;
+use burn::module::Module;
+use burn::tensor::activation::log_softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+use deepchess_core::alphazero::{POLICY_SIZE, Planes, move_index};
+use deepchess_core::shakmaty::{Color, Move, Position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::data::{GameResult, Record, mix};
+use crate::train::az_games::AzPlayConfig;
+use crate::train::az_model::AzModel;
+use crate::train::config::DataConfig;
+use crate::train::device::DeviceChoice;
+use crate::train::inputs::Inputs;
+use crate::train::learner::{Learner, Loss, Phase, Validation};
+use crate::train::metrics::{self, EpochRow};
+use crate::train::model::tensor_values;
+use crate::train::optim::OptimConfig;
+use crate::train::run::RunDir;
+use crate::train::runner::{self, RunOptions};
+
+/// The network's size: residual blocks and filters.
+#[derive(Config, Debug, PartialEq)]
+pub struct AzModelConfig {
+    /// Residual blocks (the seed's: 19).
+    pub blocks: usize,
+    /// Filters of every convolution (the seed's: 256).
+    pub filters: usize,
+}
+
+/// A supervised AlphaZero run's configuration, saved as `config.json`.
+#[derive(Config, Debug)]
+pub struct AzConfig {
+    /// Blocks and filters.
+    pub model: AzModelConfig,
+    /// Epochs, batch, optimizer (the seed's: SGD, momentum 0.9, 0.2).
+    pub optim: OptimConfig,
+    /// Positions per epoch, validation positions, seed.
+    pub data: DataConfig,
+    /// Self-play and gate games (`--self-play` only).
+    #[config(default = "AzPlayConfig::new()")]
+    pub play: AzPlayConfig,
+}
+
+/// One training position: its planes and its targets.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    planes: Planes,
+    /// The policy target `π`: probabilities by policy index (the move
+    /// played alone, or self-play's visit distribution).
+    policy: Vec<(u16, f32)>,
+    /// The index of `π`'s largest entry, for top-1 accuracy.
+    target: usize,
+    /// The legal moves' policy indexes.
+    legal: Vec<u16>,
+    /// The result for the side to move.
+    z: f32,
+}
+
+impl Sample {
+    /// A sample of `planes` with policy target `policy` (not empty) among
+    /// the `legal` indexes and value target `z`.
+    pub fn new(planes: Planes, policy: Vec<(u16, f32)>, legal: Vec<u16>, z: f32) -> Sample {
+        let target = policy.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map_or(0, |p| usize::from(p.0));
+        Sample { planes, policy, target, legal, z }
+    }
+
+    /// The same sample with value target `z`.
+    pub fn with_result(self, z: f32) -> Sample {
+        Sample { z, ..self }
+    }
+
+    /// The policy target.
+    pub fn policy(&self) -> &[(u16, f32)] {
+        &self.policy
+    }
+
+    /// The legal moves' policy indexes.
+    pub fn legal(&self) -> &[u16] {
+        &self.legal
+    }
+
+    /// The value target.
+    pub fn z(&self) -> f32 {
+        self.z
+    }
+}
+
+/// The sample of `record`; `None` for a damaged record.
+pub fn sample(record: &Record) -> Option<Sample> {
+    let pos = record.position()?;
+    let played: Move = record.played().to_move(&pos).ok()?;
+    let white = match record.result()? {
+        GameResult::WhiteWins => 1.0,
+        GameResult::BlackWins => -1.0,
+        GameResult::Draw => 0.0,
+    };
+    let z = if pos.turn() == Color::White { white } else { -white };
+    let legal = pos.legal_moves().iter().map(|m| move_index(&pos, m) as u16).collect();
+    Some(Sample::new(Planes::new(&pos, 0), vec![(move_index(&pos, &played) as u16, 1.0)], legal, z))
+}
+
+/// `count` samples from random records of `records`, drawn by `seed`.
+pub fn samples(records: &[Record], count: usize, seed: u64) -> Vec<Sample> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut attempts = 0;
+    while out.len() < count && attempts < count.saturating_mul(4) && !records.is_empty() {
+        attempts += 1;
+        out.extend(sample(&records[rng.random_range(0..records.len())]));
+    }
+    out
+}
+
+/// A batch's losses, summed pieces kept apart for validation.
+pub struct Parts {
+    /// The batch's mean loss, with its graph.
+    pub loss: Tensor<1>,
+    /// `(z − v)²` per position.
+    pub value_error: Vec<f32>,
+    /// The positions whose best legal logit is `π`'s largest entry.
+    pub top1: usize,
+}
+
+/// The supervised AlphaZero learner.
+pub struct AzLearner {
+    config: AzConfig,
+    inputs: Inputs,
+    val: Vec<Sample>,
+}
+
+impl AzLearner {
+    /// Opens the dataset directory `data` for `config`.
+    pub fn new(config: AzConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+        let inputs = Inputs::open(data, device, Default::default(), config.data.seed, quiet)?;
+        let val = samples(inputs.val.records(), config.data.val, config.data.seed ^ 1);
+        anyhow::ensure!(!val.is_empty(), "the validation split has no usable position");
+        Ok(AzLearner { config, inputs, val })
+    }
+}
+
+/// The loss of `batch` on `model` (on `device`), and its figures.
+pub fn batch_loss(model: &AzModel, batch: &[Sample], device: &Device) -> Parts {
+    let n = batch.len();
+    let out = model.forward(AzModel::input(batch.iter().map(|s| &s.planes), device));
+    let mut pi = vec![0f32; n * POLICY_SIZE];
+    for (row, s) in pi.chunks_exact_mut(POLICY_SIZE).zip(batch) {
+        for &(index, p) in &s.policy {
+            row[usize::from(index)] = p;
+        }
+    }
+    let pi = Tensor::<2>::from_data(TensorData::new(pi, [n, POLICY_SIZE]), device);
+    let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(|s| s.z).collect::<Vec<_>>(), [n]), device);
+    let cross_entropy = (log_softmax(out.logits.clone(), 1) * pi).sum_dim(1).reshape([n]).neg();
+    let error = (out.value.clone() - zs).powi_scalar(2);
+    let loss = (error.clone() + cross_entropy).mean();
+    let logits = tensor_values(out.logits.detach());
+    let top1 = batch
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            let row = &logits[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
+            let best = s.legal.iter().max_by(|a, b| row[usize::from(**a)].total_cmp(&row[usize::from(**b)]));
+            best.is_some_and(|&b| usize::from(b) == s.target)
+        })
+        .count();
+    Parts { loss, value_error: tensor_values(error.detach()), top1 }
+}
+
+/// Scores `model` on `val`: the mean loss, the policy's top-1 among the
+/// legal moves, and (as the detail, when asked) the value's mean squared
+/// error. Batch norms use their running statistics: the model is moved off
+/// the autodiff device ([`Module::valid`]).
+pub fn validate_on(model: &AzModel, val: &[Sample], device: &Device, detail: bool) -> Validation {
+    let scoring = model.valid();
+    let device = device.clone().inner();
+    let (mut loss, mut top1, mut squared) = (0f64, 0usize, 0f64);
+    for chunk in val.chunks(256) {
+        let parts = batch_loss(&scoring, chunk, &device);
+        loss += f64::from(parts.loss.into_scalar::<f32>()) * chunk.len() as f64;
+        top1 += parts.top1;
+        squared += parts.value_error.iter().map(|&e| f64::from(e)).sum::<f64>();
+    }
+    let n = val.len().max(1) as f64;
+    let detail = detail.then(|| format!("value MSE {:.4} on {} held-out positions", squared / n, val.len()));
+    Validation { loss: loss / n, accuracy: Some(top1 as f64 / n), detail }
+}
+
+impl Learner for AzLearner {
+    type Model = AzModel;
+    type Item = Sample;
+
+    fn phases(&self) -> Vec<Phase> {
+        vec![Phase { name: "az".into(), unit: "positions", optim: self.config.optim.clone() }]
+    }
+
+    fn loss_name(&self) -> &'static str {
+        "(z − v)² − log p(move)"
+    }
+
+    fn init(&self, resumed: bool) -> anyhow::Result<AzModel> {
+        if !resumed {
+            self.inputs.device.seed(self.config.data.seed);
+        }
+        Ok(AzModel::new(self.config.model.blocks, self.config.model.filters, &self.inputs.device))
+    }
+
+    fn epoch(&self, _model: &AzModel, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Sample>> {
+        Ok(samples(self.inputs.train.records(), self.config.data.per_epoch, mix(self.config.data.seed, epoch as u64)))
+    }
+
+    fn loss(&self, model: &AzModel, _phase: usize, batch: &[Sample]) -> Loss {
+        let parts = batch_loss(model, batch, &self.inputs.device);
+        Loss { loss: parts.loss, correct: Some(parts.top1) }
+    }
+
+    fn validate(&self, model: &AzModel, _phase: usize, detail: bool) -> anyhow::Result<Validation> {
+        Ok(validate_on(model, &self.val, &self.inputs.device, detail))
+    }
+
+    fn save(&self, run: &RunDir, model: &AzModel, rows: &[EpochRow]) -> anyhow::Result<()> {
+        let accuracy = |r: &EpochRow| r.val_accuracy.unwrap_or(0.0);
+        let description = description(&self.config, "supervised", rows);
+        let bytes = model.valid().to_az(description)?.to_bytes();
+        run.save_az(&bytes, metrics::last_is_best(rows, |r| Some(accuracy(r))))
+    }
+}
+
+/// A network's description: its size, how it trained, its last held-out top-1.
+pub fn description(config: &AzConfig, how: &str, rows: &[EpochRow]) -> String {
+    let last = rows.last().and_then(|r| r.val_accuracy).unwrap_or(0.0);
+    format!(
+        "AlphaZero ({} residual blocks × {} filters), {how}: {} epochs of {} positions; held-out policy top-1 {last:.4}",
+        config.model.blocks,
+        config.model.filters,
+        rows.len(),
+        config.data.per_epoch
+    )
+}
+
+/// Trains (or resumes) a supervised AlphaZero run in `out`. Returns the metrics.
+pub fn train(
+    config: AzConfig,
+    data: &Path,
+    out: &Path,
+    device: DeviceChoice,
+    options: &RunOptions,
+) -> anyhow::Result<Vec<EpochRow>> {
+    runner::run_learner(config, out, options, |config| AzLearner::new(config, data, device, options.quiet))
+}

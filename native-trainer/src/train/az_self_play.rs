@@ -1,0 +1,274 @@
+//! `deepchess train az --self-play`: AlphaZero's reinforcement loop, one
+//! generation per epoch.
+//!
+//! Each generation plays `play.games` self-play games with the last
+//! accepted network through MCTS ([`crate::train::az_games`]: root noise,
+//! the temperature schedule), adds their positions to a replay buffer (the
+//! newest `play.buffer`), and trains the network on `data.per_epoch`
+//! positions drawn from the buffer with the supervised loss, `π` being the
+//! root's visit distribution. After the epoch the trained network plays a
+//! gate match of `play.gate_games` against the last accepted one, and
+//! replaces it if it scores at least `play.gate_score` (AlphaGo Zero's
+//! evaluator; with no gate games every generation is accepted).
+//!
+//! Each generation appends to `self-play.csv` (games, results, positions,
+//! the buffer) and `gates.csv` (the gate's W/D/L, its Elo difference, whether
+//! accepted, and the accepted chain's Elo relative to the first network),
+//! which `gates.svg` plots. `best.dcaz` is the last accepted network,
+//! `model.dcaz` the last trained. Validation is the supervised one, on
+//! positions of the dataset's held-out games.
+//!
+//! Resuming restarts from the saved network and optimizer; the replay
+//! buffer is not saved, so it refills from the next generation's games, and
+//! the last trained network becomes the accepted one.
+
+use std::collections::VecDeque;
+use std::io::Write as _;
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::Context as _;
+use burn::module::Module;
+use deepchess_core::alphazero::AzNet;
+use plotters::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::data::mix;
+use crate::train::az::{self, AzConfig, AzLearner, Sample};
+use crate::train::az_games;
+use crate::train::az_model::AzModel;
+use crate::train::device::DeviceChoice;
+use crate::train::learner::{Learner, Loss, Phase, Validation};
+use crate::train::metrics::EpochRow;
+use crate::train::run::RunDir;
+use crate::train::runner::{self, RunOptions};
+
+/// Threads playing games at once.
+const GAME_THREADS: usize = 2;
+
+/// What carries over from one generation to the next.
+#[derive(Default)]
+struct State {
+    buffer: VecDeque<Sample>,
+    accepted: Option<AzNet>,
+    /// The accepted network's Elo relative to the first.
+    elo: f64,
+    /// The last generation's games: results (White wins, draws, Black
+    /// wins) and plies, for `self-play.csv`.
+    games: Option<([usize; 3], usize)>,
+    /// Whether the run resumed (its CSV files continue) and whether they
+    /// have been opened in this process yet.
+    resumed: bool,
+    opened: bool,
+}
+
+/// The self-play learner: the supervised learner's model, loss and
+/// validation, with games instead of a dataset's positions.
+pub struct AzSelfPlayLearner {
+    base: AzLearner,
+    config: AzConfig,
+    state: Mutex<State>,
+}
+
+/// The Elo difference of a score of `points` in `games` games, the score
+/// kept half a point from 0 and from 1 so that a clean sweep stays finite.
+pub fn elo_of(points: f64, games: f64) -> f64 {
+    let score = (points / games).clamp(0.5 / games, 1.0 - 0.5 / games);
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+impl AzSelfPlayLearner {
+    /// Opens the dataset directory `data` (for validation) for `config`.
+    pub fn new(config: AzConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+        let base = AzLearner::new(config.clone(), data, device, quiet)?;
+        Ok(AzSelfPlayLearner { base, config, state: Mutex::new(State::default()) })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Appends `line` to the CSV file `name` in `run`, writing `header` first
+/// into a new file.
+fn append(run: &RunDir, name: &str, header: &str, line: &str) -> anyhow::Result<()> {
+    let path = run.path(name);
+    let fresh = !path.exists();
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if fresh {
+        writeln!(file, "{header}")?;
+    }
+    writeln!(file, "{line}")?;
+    Ok(())
+}
+
+/// Plots the accepted chain's Elo by generation from `gates.csv`.
+fn plot_gates(run: &RunDir) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(run.path("gates.csv"))?;
+    let points: Vec<(f64, f64)> = text
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            Some((cells.first()?.parse().ok()?, cells.last()?.parse().ok()?))
+        })
+        .collect();
+    let last = points.iter().map(|p| p.0).fold(1.0, f64::max);
+    let (low, high) = points.iter().fold((0f64, 0f64), |(l, h), p| (l.min(p.1), h.max(p.1)));
+    let path = run.path("gates.svg");
+    let root = SVGBackend::new(&path, (450, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Elo of the accepted network", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(30)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0.0..last + 1.0, (low - 50.0)..(high + 50.0))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    chart.configure_mesh().x_desc("generation").draw().map_err(|e| anyhow::anyhow!("{e}"))?;
+    chart.draw_series(LineSeries::new(points, BLUE)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
+}
+
+impl Learner for AzSelfPlayLearner {
+    type Model = AzModel;
+    type Item = Sample;
+
+    fn phases(&self) -> Vec<Phase> {
+        vec![Phase { name: "self-play".into(), unit: "positions", optim: self.config.optim.clone() }]
+    }
+
+    fn loss_name(&self) -> &'static str {
+        "(z − v)² − πᵀ log p"
+    }
+
+    fn init(&self, resumed: bool) -> anyhow::Result<AzModel> {
+        self.state().resumed = resumed;
+        self.base.init(resumed)
+    }
+
+    fn epoch(&self, model: &AzModel, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Sample>> {
+        let play = &self.config.play;
+        let mut state = self.state();
+        if state.accepted.is_none() {
+            state.accepted = Some(model.valid().to_az(String::from("generation start"))?);
+        }
+        let net = state.accepted.clone().expect("set above");
+        let seed = mix(self.config.data.seed, epoch as u64);
+        let games = az_games::self_play(&net, play.games, play, GAME_THREADS, seed);
+        let mut results = [0usize; 3];
+        let mut plies = 0;
+        for game in games {
+            results[if game.white_result > 0.0 {
+                0
+            } else if game.white_result == 0.0 {
+                1
+            } else {
+                2
+            }] += 1;
+            plies += game.plies;
+            state.buffer.extend(game.samples);
+        }
+        while state.buffer.len() > play.buffer.max(1) {
+            state.buffer.pop_front();
+        }
+        state.games = Some((results, plies));
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0x5e1f);
+        let buffer = &state.buffer;
+        anyhow::ensure!(!buffer.is_empty(), "self-play produced no position");
+        Ok((0..self.config.data.per_epoch).map(|_| buffer[rng.random_range(0..buffer.len())].clone()).collect())
+    }
+
+    fn loss(&self, model: &AzModel, phase: usize, batch: &[Sample]) -> Loss {
+        self.base.loss(model, phase, batch)
+    }
+
+    fn validate(&self, model: &AzModel, phase: usize, detail: bool) -> anyhow::Result<Validation> {
+        self.base.validate(model, phase, detail)
+    }
+
+    fn save(&self, run: &RunDir, model: &AzModel, rows: &[EpochRow]) -> anyhow::Result<()> {
+        let play = &self.config.play;
+        let generation = rows.len();
+        let trained = model.valid().to_az(az::description(&self.config, "self-play", rows))?;
+        let mut state = self.state();
+        if !state.opened {
+            // A fresh run starts its logs afresh; a resumed one continues
+            // them, and its chain's Elo.
+            state.opened = true;
+            if state.resumed {
+                state.elo = std::fs::read_to_string(run.path("gates.csv"))
+                    .ok()
+                    .and_then(|t| t.lines().last()?.rsplit(',').next()?.parse().ok())
+                    .unwrap_or(0.0);
+            } else {
+                for name in ["gates.csv", "self-play.csv"] {
+                    let _ = std::fs::remove_file(run.path(name));
+                }
+            }
+        }
+        let accepted = state.accepted.clone().unwrap_or_else(|| trained.clone());
+        let [w, d, l] = if play.gate_games > 0 {
+            az_games::gate(
+                &trained,
+                &accepted,
+                play.gate_games,
+                play,
+                GAME_THREADS,
+                mix(self.config.data.seed ^ 0x6a7e, generation as u64),
+            )
+        } else {
+            [0, 0, 0]
+        };
+        let games = f64::from(w + d + l);
+        let points = f64::from(w) + 0.5 * f64::from(d);
+        let pass = games == 0.0 || points / games >= play.gate_score;
+        let diff = if games > 0.0 { elo_of(points, games) } else { 0.0 };
+        if pass {
+            state.elo += diff;
+            state.accepted = Some(trained.clone());
+        }
+        if let Some((results, plies)) = state.games.take() {
+            let count = results.iter().sum::<usize>().max(1);
+            append(
+                run,
+                "self-play.csv",
+                "generation,games,white_wins,draws,black_wins,mean_plies,buffer",
+                &format!(
+                    "{generation},{count},{},{},{},{:.1},{}",
+                    results[0],
+                    results[1],
+                    results[2],
+                    plies as f64 / count as f64,
+                    state.buffer.len()
+                ),
+            )?;
+        }
+        append(
+            run,
+            "gates.csv",
+            "generation,wins,draws,losses,elo_difference,accepted,elo",
+            &format!("{generation},{w},{d},{l},{diff:.1},{pass},{:.1}", state.elo),
+        )?;
+        plot_gates(run)?;
+        let bytes = trained.to_bytes();
+        run.save_az(&bytes, pass)
+    }
+}
+
+/// Trains (or resumes) a self-play AlphaZero run in `out`. Returns the metrics.
+pub fn train(
+    config: AzConfig,
+    data: &Path,
+    out: &Path,
+    device: DeviceChoice,
+    options: &RunOptions,
+) -> anyhow::Result<Vec<EpochRow>> {
+    runner::run_learner(config, out, options, |config| AzSelfPlayLearner::new(config, data, device, options.quiet))
+}
