@@ -74,8 +74,7 @@ pub struct AzSelfPlayLearner {
 /// The Elo difference of a score of `points` in `games` games, the score
 /// kept half a point from 0 and from 1 so that a clean sweep stays finite.
 pub fn elo_of(points: f64, games: f64) -> f64 {
-    let score = (points / games).clamp(0.5 / games, 1.0 - 0.5 / games);
-    -400.0 * (1.0 / score - 1.0).log10()
+    crate::play::stats::elo_from_score((points / games).clamp(0.5 / games, 1.0 - 0.5 / games))
 }
 
 impl AzSelfPlayLearner {
