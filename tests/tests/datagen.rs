@@ -35,7 +35,16 @@ fn generates_appends_and_builds() {
     // Round robin: both engines play both colours.
     assert!(text.contains("[White \"A\"]") && text.contains("[White \"B\"]"));
 
-    datagen(&[&["--engine", &a, "--engine", &b, "--games", "3", "--append"][..], &common[..]].concat());
+    // Fresh seeds for the appended games: the fake engines' moves follow
+    // their seed from their start, so the same seeds could replay an earlier
+    // game move for move (same opening, same colours, engines just started;
+    // which games those are depends on the scheduling of the two jobs), and
+    // `data build` would drop it as a duplicate.
+    let (c, d) = (
+        format!("{} --name A --seed 5", fake_engine().display()),
+        format!("{} --name B --seed 6", fake_engine().display()),
+    );
+    datagen(&[&["--engine", &c, "--engine", &d, "--games", "3", "--append"][..], &common[..]].concat());
     let text = games_in(&out);
     assert_eq!(text.matches("[Event ").count(), 9);
     assert!(text.contains("[Round \"9\"]"));
