@@ -86,7 +86,7 @@ const builds = Object.fromEntries(
 );
 const inBuild = new Set(Object.values(builds).flat());
 // Networks are not precached: a visitor downloads the one they pick.
-const assets = ['./', ...files.filter((f) => !inBuild.has(f) && !/\.dc[ns]n$/.test(f))];
+const assets = ['./', ...files.filter((f) => !inBuild.has(f) && !/\.dc(nn|sn|az)$/.test(f))];
 const sw = readFileSync(join(here, 'sw.js'), 'utf8')
   .replace("'__VERSION__'", JSON.stringify(version))
   .replace('__ASSETS__', JSON.stringify(assets, null, 2))

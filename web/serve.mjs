@@ -21,6 +21,8 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.dcnn': 'application/octet-stream',
+  '.dcsn': 'application/octet-stream',
+  '.dcaz': 'application/octet-stream',
   '.txt': 'text/plain; charset=utf-8',
 };
 

@@ -220,3 +220,36 @@ fn the_uci_engine_loads_and_plays_an_alphazero_network_by_mcts() {
     assert!(out.last().unwrap().starts_with("info string error: cannot load network cut.dcaz"));
     assert!(engine.az_network().is_some());
 }
+
+/// A host's slice of 2,048 alpha-beta nodes' time is a few MCTS playouts
+/// with the AlphaZero network (each a network evaluation), so `stop` waits
+/// milliseconds, not seconds: 3 at the shipped size, one at the seed's
+/// 19 × 256, half the nodes at the tests' 1 × 8, and a `go infinite` slice
+/// searches no more.
+#[test]
+fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
+    use deepchess_core::uci::{SearchKind, Searcher, UciEngine};
+    let shape = deepchess_core::Shape::distilled().with_utility(true).unwrap();
+    let net = deepchess_core::Network::from_bytes(&deepchess_core::random::network(&shape, 2.0, 5).to_bytes()).unwrap();
+    assert_eq!(Searcher::new(SearchKind::Scalar, net.clone(), 1).slice_nodes(2048), 2048);
+    assert_eq!(Searcher::new(SearchKind::Mcts, net, 1).slice_nodes(2048), 64);
+    assert_eq!(Searcher::az(az_net(6, 64, 1)).slice_nodes(2048), 3);
+    assert_eq!(Searcher::az(az_net(19, 256, 1)).slice_nodes(2048), 1);
+    assert_eq!(Searcher::az(az_net(1, 8, 1)).slice_nodes(2048), 1024);
+
+    let mut engine = UciEngine::new(None);
+    let mut out = Vec::new();
+    engine.load_network(Ok(&az_net(6, 64, 2).to_bytes()), "shipped-size.dcaz", &mut |l| out.push(l.to_string()));
+    engine.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
+    engine.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+    for _ in 0..25 {
+        engine.think(2048, &|| 0, &mut |l| out.push(l.to_string()));
+    }
+    engine.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    // 25 slices of three playouts (one of them ends early, at the line due
+    // at 64): the line at 64 playouts came, the one at 128 did not.
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 1, "{out:?}");
+    assert!(infos[0].contains(" nodes 64 "), "{out:?}");
+}

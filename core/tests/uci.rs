@@ -503,3 +503,33 @@ fn engine_mcts_plays_a_legal_move_and_answers_stop() {
     let out = session(&mut e, &["setoption name Engine value montecarlo"]);
     assert!(out[0].starts_with("info string error: invalid value"), "{out:?}");
 }
+
+/// MultiPV from visit counts: each MCTS report is `k` lines, `multipv 1` to
+/// `k`, different root moves, most visited first; `bestmove` is line 1's.
+#[test]
+fn engine_mcts_reports_multipv_lines_by_visits() {
+    let mut e = engine();
+    let lines =
+        ["setoption name Engine value mcts", "setoption name MultiPV value 3", "position startpos", "go nodes 300"];
+    let out = session(&mut e, &lines);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    // Reports at 64, 128 and 256 playouts, and the last at 300: three lines each.
+    assert_eq!(infos.len(), 12, "{out:?}");
+    let last = &infos[9..];
+    let field = |line: &str, name: &str| {
+        line.split(&format!(" {name} ")).nth(1).unwrap().split(' ').next().unwrap().to_string()
+    };
+    let first_moves: Vec<String> = last.iter().map(|l| field(l, "pv")).collect();
+    for (k, line) in last.iter().enumerate() {
+        assert_eq!(field(line, "multipv"), (k + 1).to_string(), "{line}");
+        assert!(line.contains(" nodes 300 ") && line.contains(" score cp "), "{line}");
+    }
+    assert!(first_moves[0] != first_moves[1] && first_moves[1] != first_moves[2] && first_moves[0] != first_moves[2]);
+    assert_eq!(bestmove(&out), first_moves[0]);
+    // At most one line per legal move: Ka2 is White's only move.
+    let out = session(&mut e, &["position fen 1r5k/8/8/8/8/8/8/K7 w - - 0 1", "go nodes 64"]);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 1, "{out:?}");
+    assert!(infos[0].contains(" multipv 1 ") && infos[0].contains(" pv a1a2"), "{out:?}");
+    assert_eq!(bestmove(&out), "a1a2");
+}

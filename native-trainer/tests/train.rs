@@ -677,6 +677,16 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     let bytes = std::fs::read(out.join(BEST_AZ_NETWORK)).unwrap();
     let net = AzNet::from_bytes(&bytes).unwrap();
     assert!(net.description.starts_with("AlphaZero (1 residual blocks × 8 filters)"), "{}", net.description);
+    // `eval az` (core's inference) scores the run's validation positions as
+    // burn's validation did the best epoch: ties between logits aside, the
+    // same top-1.
+    let config = preset::az(Preset::Smoke);
+    let samples = az::samples(val.records(), config.data.val, config.data.seed ^ 1);
+    let score = deepchess_trainer::eval::az::score(&net, &samples);
+    let best = rows.iter().filter_map(|r| r.val_accuracy).fold(0.0, f64::max);
+    assert_eq!(score.positions, samples.len());
+    assert!((score.top1 - best).abs() <= 0.005, "core's top-1 {} against burn's {best}", score.top1);
+    assert!(score.value_mse.is_finite() && score.value_mse < 1.5, "{score:?}");
     engine_plays(&bytes);
 }
 

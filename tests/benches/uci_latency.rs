@@ -1,5 +1,8 @@
 //! How fast `deepchess uci` answers `stop` (with `bestmove`) and `isready`
 //! during `go infinite`. `cargo bench -p deepchess-tests --bench uci_latency`
+//! measures a seeded random network; `… --bench uci_latency -- FILE` the
+//! weights in FILE (an absolute path: `.dcnn`, `.dcsn`, or `.dcaz`, which
+//! plays MCTS).
 //!
 //! The bound is 50 ms; this measures and prints, it asserts nothing.
 
@@ -9,7 +12,12 @@ use deepchess_tests::engine::{engine_with, random_weights};
 
 fn main() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let weights = random_weights(dir.path(), 1);
+    // cargo passes `--bench`; the file is the first other argument.
+    let weights = match std::env::args().skip(1).find(|a| !a.starts_with("--")) {
+        Some(file) => std::path::PathBuf::from(file),
+        None => random_weights(dir.path(), 1),
+    };
+    println!("weights: {}", weights.display());
     let mut engine = engine_with(&weights);
     let minute = Duration::from_secs(60);
     let (mut stops, mut readies) = (Vec::new(), Vec::new());

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use deepchess_core::alphazero::AzNet;
 use deepchess_core::learned::LearnedNet;
 use deepchess_core::{DEFAULT_NETWORK, Network, format};
 use deepchess_tests::binary::deepchess;
@@ -29,9 +30,11 @@ fn every_shipped_network_is_named_by_its_hash_and_loads() {
     assert!(count >= 1);
 }
 
-/// The other seeds' learners' networks (`.dcsn`): named by their hash, each
-/// loads, `learners.json` (the site's list) names exactly them, and the
-/// binary plays each one.
+/// The other seeds' networks (the learners' `.dcsn`, the AlphaZero seed's
+/// `.dcaz`): named by their hash, each loads, `learners.json` (the site's
+/// list) names exactly them, and the binary plays each one (a learner's
+/// through the scalar search to depth 3, the AlphaZero network through 200
+/// MCTS playouts).
 #[test]
 fn every_learner_network_is_named_by_its_hash_listed_for_the_site_and_plays() {
     let list = std::fs::read_to_string(weights_dir().join("learners.json")).unwrap();
@@ -40,13 +43,19 @@ fn every_learner_network_is_named_by_its_hash_listed_for_the_site_and_plays() {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(weights_dir()).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "dcsn") {
+        let Some(extension) = path.extension().and_then(|e| e.to_str()).filter(|e| ["dcsn", "dcaz"].contains(e)) else {
             continue;
-        }
+        };
         let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        assert_eq!(name, format::file_name(&bytes).replace(".dcnn", ".dcsn"));
-        LearnedNet::from_bytes(&bytes).unwrap();
+        assert_eq!(name, format::file_name(&bytes).replace(".dcnn", &format!(".{extension}")));
+        let (go, info) = if extension == "dcaz" {
+            AzNet::from_bytes(&bytes).unwrap();
+            ("go nodes 200", "nodes 200 ")
+        } else {
+            LearnedNet::from_bytes(&bytes).unwrap();
+            ("go depth 3", "info depth 3 ")
+        };
         let mut child = Command::new(deepchess())
             .args(["uci", "--weights"])
             .arg(&path)
@@ -54,10 +63,10 @@ fn every_learner_network_is_named_by_its_hash_listed_for_the_site_and_plays() {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(b"position startpos moves e2e4\ngo depth 3\n").unwrap();
+        child.stdin.take().unwrap().write_all(format!("position startpos moves e2e4\n{go}\n").as_bytes()).unwrap();
         let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
-        assert!(text.lines().last().unwrap().starts_with("bestmove "), "{name}: {text}");
-        assert!(text.contains("info depth 3 ") && !text.contains("error"), "{name}: {text}");
+        assert!(text.contains(info) && !text.contains("error"), "{name}: {text}");
+        assert_legal_bestmove(&text, &after_e4());
         found.push(name);
     }
     found.sort();
@@ -102,6 +111,12 @@ fn play(input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+fn after_e4() -> shakmaty::Chess {
+    let start = shakmaty::Chess::default();
+    let e4 = "e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&start).unwrap();
+    shakmaty::Position::play(start, e4).unwrap()
+}
+
 fn assert_legal_bestmove(text: &str, pos: &shakmaty::Chess) {
     let best = text.lines().last().unwrap().strip_prefix("bestmove ").unwrap_or_else(|| panic!("{text}"));
     let m = best.parse::<shakmaty::uci::UciMove>().unwrap();
@@ -138,10 +153,7 @@ fn threads_search_together_and_stop() {
         engine.send("stop").unwrap();
         let out = engine.read_until("bestmove ", std::time::Duration::from_secs(30)).unwrap();
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{out:?}");
-        let mut pos = shakmaty::Chess::default();
-        let e4 = "e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
-        shakmaty::Position::play_unchecked(&mut pos, e4);
-        assert_legal_bestmove(&out.join("\n"), &pos);
+        assert_legal_bestmove(&out.join("\n"), &after_e4());
     }
     assert!(engine.quit().unwrap().success());
 }

@@ -49,10 +49,13 @@ export async function benchFlow(fens, go, search, send, next, now, ready = false
   return { nodes, ms, nps: Math.round((nodes / ms) * 1000), depth: depths[depths.length >> 1] };
 }
 
-/** Runs [`benchFlow`] in `page` with a worker from `url` (after `uci`). */
-export function browserBench(page, { url, type = 'module', fens, go, search = null, ready = false, threads = null }) {
+/**
+ * Runs [`benchFlow`] in `page` with a worker from `url` (after `uci`, and
+ * after loading the weights at the URL `network` through `EvalFile`, if set).
+ */
+export function browserBench(page, { url, type = 'module', fens, go, search = null, ready = false, threads = null, network = null }) {
   return page.evaluate(
-    async ({ url, type, fens, go, search, ready, threads, flow }) => {
+    async ({ url, type, fens, go, search, ready, threads, network, flow }) => {
       const benchFlow = new Function(`return ${flow}`)();
       const worker = new Worker(url, { type });
       const queue = [];
@@ -68,11 +71,19 @@ export function browserBench(page, { url, type = 'module', fens, go, search = nu
       const send = (line) => worker.postMessage(line);
       send('uci');
       while ((await next()) !== 'uciok');
+      if (network) {
+        send(`setoption name EvalFile value ${network}`);
+        for (;;) {
+          const line = await next();
+          if (line.startsWith('info string error')) throw new Error(line);
+          if (line.startsWith('info string loaded network')) break;
+        }
+      }
       const result = await benchFlow(fens, go, search, send, next, () => performance.now(), ready, threads);
       worker.terminate();
       return result;
     },
     // The same function runs in the page: it is passed as its source.
-    { url, type, fens, go, search, ready, threads, flow: benchFlow.toString() },
+    { url, type, fens, go, search, ready, threads, network, flow: benchFlow.toString() },
   );
 }

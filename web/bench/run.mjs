@@ -16,9 +16,16 @@
 //    downloads (every file but the builds, and the build it runs), raw and gzipped.
 // 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
 //    browser profile, the median of --loads page loads.
+//
+// With --az weights/deepchess-<hash>.dcaz (the AlphaZero seed's network), it
+// measures MCTS playouts per second instead, and nothing else: --playouts
+// (default 800) on the first --positions (default 12) bench positions, natively
+// (`deepchess uci --weights`) and in each build's worker (the network loaded
+// through `EvalFile` from the site's nets/), one leaf evaluated at a time. The
+// playout counts are fixed, so the trees are the same everywhere.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -39,14 +46,36 @@ const threadCounts = arg('--threads', '1,2').split(',').map(Number);
 // With --movetime, each position is searched that long and the depth reached is reported.
 const movetime = arg('--movetime', null);
 const go = movetime ? `go movetime ${movetime}` : `go depth ${depth}`;
-async function nativeBench(search, threads) {
-  const child = spawn(native, ['uci'], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function nativeBench(search, threads, { positions = fens, command = go, args = [] } = {}) {
+  const child = spawn(native, ['uci', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => (await lines.next()).value;
   const send = (line) => child.stdin.write(`${line}\n`);
-  const result = await benchFlow(fens, go, search, send, next, () => performance.now(), false, threads);
+  const result = await benchFlow(positions, command, search, send, next, () => performance.now(), false, threads);
   send('quit');
   return result;
+}
+
+/** MCTS playouts per second with the AlphaZero network `file`, natively and in each build. */
+async function azBench(file) {
+  const playouts = Number(arg('--playouts', 800));
+  const positions = fens.slice(0, Number(arg('--positions', 12)));
+  const command = `go nodes ${playouts}`;
+  console.log(`MCTS with ${file}: ${positions.length} bench positions, ${command}, one leaf at a time`);
+  const nat = await nativeBench(null, null, { positions, command, args: ['--weights', file] });
+  console.log(`mcts native: ${nat.nodes} playouts in ${nat.ms.toFixed(0)} ms, ${nat.nps} playouts/s`);
+  const browser = await start();
+  try {
+    const page = await browser.page('/embed-example.html');
+    const network = new URL(`nets/${basename(file)}`, page.url()).href;
+    for (const build of builds) {
+      const url = `engine/worker.js?build=${build}&threads=0&webgpu=0`;
+      const r = await browserBench(page, { url, fens: positions, go: command, network });
+      console.log(`mcts wasm ${build}: ${r.nodes} playouts in ${r.ms.toFixed(0)} ms, ${r.nps} playouts/s, ${(r.nps / nat.nps).toFixed(2)}× native`);
+    }
+  } finally {
+    await browser.close();
+  }
 }
 
 function sizes() {
@@ -77,6 +106,11 @@ async function firstMove() {
   return { median: times[Math.floor(times.length / 2)], all: times };
 }
 
+const az = arg('--az', null);
+if (az) {
+  await azBench(az);
+  process.exit(0);
+}
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 console.log(`bench positions: ${fens.length}, ${go}, network weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()}`);
 const browser = await start();

@@ -218,7 +218,8 @@ const NETWORK_CACHE = 'networks';
 
 /**
  * A network's bytes, downloaded once. A file named by its content,
- * `deepchess-<12 hex of sha256>.dcnn` (or `.dcsn`, a learner's network) as
+ * `deepchess-<12 hex of sha256>.dcnn` (or `.dcsn`, a learner's network, or
+ * `.dcaz`, the AlphaZero seed's) as
  * every shipped network is, is stored
  * under that hash, so any URL of the same file (another host, a new version
  * of the site) is answered from the store, online or not; the download is
@@ -227,7 +228,7 @@ const NETWORK_CACHE = 'networks';
  */
 async function fetchNetwork(url) {
   const absolute = new URL(url, self.location.href);
-  const [, named, kind] = /deepchess-([0-9a-f]{12})\.(dcnn|dcsn)$/.exec(absolute.pathname) ?? [];
+  const [, named, kind] = /deepchess-([0-9a-f]{12})\.(dcnn|dcsn|dcaz)$/.exec(absolute.pathname) ?? [];
   const key = named ? new URL(`/networks/${named}.${kind}`, self.location.origin) : absolute;
   const cache = self.caches ? await self.caches.open(NETWORK_CACHE).catch(() => null) : null;
   const hit = await cache?.match(key);

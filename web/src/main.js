@@ -483,7 +483,8 @@ async function fillNetworks() {
 }
 
 // A learner's network plays through the alpha-beta search over its value
-// (it has no comparison head); DeepChess's goes back to the Search choice.
+// (it has no comparison head), the AlphaZero seed's (`.dcaz`) through MCTS;
+// DeepChess's goes back to the Search choice.
 $('#network').addEventListener('change', async () => {
   if (!searcher) return;
   token = {};
@@ -493,6 +494,7 @@ $('#network').addEventListener('change', async () => {
   const last = await engine.loadNetwork(file || '<embedded>');
   $('#search').disabled = file !== '' && !last.includes('error');
   if (!file) sendSearch(engine, $('#search').value);
+  else if (file.endsWith('.dcaz')) engine.send('setoption name Engine value mcts');
   $('#engine-status').textContent = last.replace(/^info string /, '');
   update();
 });

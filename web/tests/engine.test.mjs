@@ -182,19 +182,23 @@ test('the documented module API: createEngine, send, onLine, bestMove', async ()
   assert.match(result.id, /^id name DeepChess/);
 });
 
-test("the module API takes a network URL: a learner's network plays, a missing one is an error", async () => {
+test("the module API takes a network URL: a learner's network plays (the AlphaZero one through MCTS), a missing one is an error", async () => {
   const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
   assert.ok(learners.length >= 1, 'weights/learners.json lists the learners the site ships');
   for (const net of learners) {
-    const result = await page.evaluate(async (file) => {
-      const { createEngine } = await import('./deepchess.js');
-      const engine = await createEngine({ network: `nets/${file}` });
-      const { move, info } = await engine.bestMove('position startpos moves e2e4', 'go depth 3');
-      engine.terminate();
-      return { move, info };
-    }, net.file);
+    const mcts = net.file.endsWith('.dcaz');
+    const result = await page.evaluate(
+      async ([file, go]) => {
+        const { createEngine } = await import('./deepchess.js');
+        const engine = await createEngine({ network: `nets/${file}` });
+        const { move, info } = await engine.bestMove('position startpos moves e2e4', go);
+        engine.terminate();
+        return { move, info };
+      },
+      [net.file, mcts ? 'go nodes 200' : 'go depth 3'],
+    );
     assert.match(result.move, /^[a-h][1-8][a-h][1-8]$/, net.file);
-    assert.match(result.info, /^info depth 3 .* score cp -?\d+ /, net.file);
+    assert.match(result.info, mcts ? /^info depth \d+ .* score cp -?\d+ nodes 200 / : /^info depth 3 .* score cp -?\d+ /, net.file);
   }
   const error = await page.evaluate(async () => {
     const { createEngine } = await import('./deepchess.js');

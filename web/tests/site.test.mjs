@@ -67,8 +67,8 @@ test('analyse shows the engine line, the eval bar and the best move arrow', asyn
 });
 
 test('analysis runs with each search, chosen on the page', async () => {
-  // MCTS reports one line (the most visited path); the alpha-beta searches three (MultiPV 3).
-  for (const [search, lines] of [['mcts', 1], ['comparison', 3], ['scalar', 3]]) {
+  // MultiPV 3: MCTS reports the three most visited root moves, the alpha-beta searches their three best lines.
+  for (const [search, lines] of [['mcts', 3], ['comparison', 3], ['scalar', 3]]) {
     await page.selectOption('#search', search);
     await page.waitForFunction((n) => document.querySelectorAll('#pv-lines li').length === n, lines, { timeout: 30000 });
     await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
@@ -88,9 +88,11 @@ test("the Network choice plays another seed's learner, then DeepChess again", as
       net.file,
       { timeout: 30000 },
     );
-    assert.match(await page.textContent('#engine-status'), /\(scalar search\)$/);
-    assert.ok(await page.locator('#search').isDisabled(), 'a learner has only the alpha-beta search');
-    // Analysis is on: the learner's lines come in (its search goes deep fast).
+    // A learner plays the scalar search, the AlphaZero network MCTS: three lines each (MultiPV 3).
+    const mcts = net.file.endsWith('.dcaz');
+    assert.match(await page.textContent('#engine-status'), mcts ? /AlphaZero .* \(mcts\)$/ : /\(scalar search\)$/);
+    assert.ok(await page.locator('#search').isDisabled(), 'a learner has only its own search');
+    // Analysis is on: the network's lines come in.
     await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
     await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent), null, {
       timeout: 30000,

@@ -167,15 +167,38 @@ impl Mcts {
     /// The root's moves with their visits and values, most visited first
     /// (ties: higher prior first).
     pub fn root_moves(&self) -> Vec<RootMove> {
-        let mut moves: Vec<RootMove> = self
-            .children(0)
+        self.ranked_root_children()
+            .into_iter()
             .filter_map(|i| {
                 let n = &self.nodes[i];
                 Some(RootMove { mv: n.mv?, visits: n.visits, q: n.q(), prior: n.prior })
             })
-            .collect();
-        moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
-        moves
+            .collect()
+    }
+
+    /// The root's children, most visited first (ties: higher prior first).
+    fn ranked_root_children(&self) -> Vec<usize> {
+        let mut children: Vec<usize> = self.children(0).collect();
+        children.sort_by(|&a, &b| {
+            let (x, y) = (&self.nodes[a], &self.nodes[b]);
+            y.visits.cmp(&x.visits).then(y.prior.total_cmp(&x.prior))
+        });
+        children
+    }
+
+    /// The line of the root's `k`-th most visited move (0: the best, as in
+    /// [`root_moves`](Self::root_moves)), for MultiPV: the move, then the
+    /// most visited path below it, with the move's mean value for the side to
+    /// move at the root. A move never visited has no value of its own: it
+    /// gets the root's mean value. `None` past the last legal move.
+    pub fn line(&self, k: usize) -> Option<(Vec<Move>, f32)> {
+        let child = *self.ranked_root_children().get(k)?;
+        let node = &self.nodes[child];
+        let mut pv = alloc::vec![node.mv?];
+        pv.extend(self.path_below(child));
+        // The root's value_sum is from the other side's point of view.
+        let q = if node.visits > 0 { node.q() } else { -self.nodes[0].q() };
+        Some((pv, q))
     }
 
     /// The most visited move, if the root has a legal move.
@@ -186,8 +209,12 @@ impl Mcts {
     /// The principal variation: the most visited child, from the root down,
     /// while nodes have visits.
     pub fn pv(&self) -> Vec<Move> {
+        self.path_below(0)
+    }
+
+    /// The most visited path below `node`, while nodes have visits.
+    fn path_below(&self, mut node: usize) -> Vec<Move> {
         let mut pv = Vec::new();
-        let mut node = 0;
         while let Some(best) = self.children(node).filter(|&i| self.nodes[i].visits > 0).max_by(|&a, &b| {
             let (x, y) = (&self.nodes[a], &self.nodes[b]);
             x.visits.cmp(&y.visits).then(x.prior.total_cmp(&y.prior))
@@ -367,6 +394,33 @@ mod tests {
         assert!(moves.iter().all(|m| (-1.0..=1.0).contains(&m.q)));
         assert!((moves.iter().map(|m| m.prior).sum::<f32>() - 1.0).abs() < 1e-5);
         assert!(moves.windows(2).all(|w| w[0].visits >= w[1].visits));
+    }
+
+    #[test]
+    fn multipv_lines_follow_the_visit_order() {
+        let mut mcts = Mcts::new(position("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"), Vec::new(), Puct::default());
+        mcts.run(&mut Material, 400);
+        let moves = mcts.root_moves();
+        let (best, q) = mcts.line(0).unwrap();
+        assert_eq!(best, mcts.pv());
+        assert_eq!(q, moves[0].q);
+        for (k, m) in moves.iter().enumerate() {
+            let (line, q) = mcts.line(k).unwrap();
+            assert_eq!(line[0], m.mv);
+            assert!(line.len() == 1 || m.visits > 1, "{k}: a line below an unexpanded move");
+            // A legal line from the root.
+            let mut pos = mcts.root().clone();
+            for mv in &line {
+                assert!(pos.is_legal(*mv), "{k}: {line:?}");
+                pos.play_unchecked(*mv);
+            }
+            if m.visits > 0 {
+                assert_eq!(q, m.q);
+            } else {
+                assert_eq!(q, -mcts.nodes[0].q(), "an unvisited move gets the root's value");
+            }
+        }
+        assert!(mcts.line(moves.len()).is_none());
     }
 
     #[test]

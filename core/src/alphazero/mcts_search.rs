@@ -4,7 +4,9 @@
 //!
 //! It runs in the same resumable slices as the alpha-beta searches: `step`
 //! spends a budget of playouts (one playout is one node) and returns, so a
-//! host answers `stop` between slices.
+//! host answers `stop` between slices. With MultiPV `k`, each report is `k`
+//! lines in a row ([`Event::Line`] each): the `k` most visited root moves,
+//! each with the most visited path below it.
 
 use alloc::vec::Vec;
 
@@ -32,12 +34,28 @@ pub struct MctsSearch<E> {
     next_line: u64,
     /// Playouts at the last `info` line.
     reported: u64,
+    /// Lines per report (MultiPV).
+    multipv: usize,
+    /// The line [`line`](Self::line) gives: 0 the best.
+    line_index: usize,
+    /// Lines of the current report still to give.
+    pending: usize,
 }
 
 impl<E: Evaluator> MctsSearch<E> {
     /// A search judged by `evaluator`.
     pub fn new(evaluator: E) -> MctsSearch<E> {
-        MctsSearch { evaluator, tree: None, limit: None, running: false, next_line: 0, reported: 0 }
+        MctsSearch {
+            evaluator,
+            tree: None,
+            limit: None,
+            running: false,
+            next_line: 0,
+            reported: 0,
+            multipv: 1,
+            line_index: 0,
+            pending: 0,
+        }
     }
 
     /// The evaluator.
@@ -47,17 +65,30 @@ impl<E: Evaluator> MctsSearch<E> {
 
     /// Starts a search of `root`, reached after the positions `game`
     /// (Zobrist hashes, oldest first). `nodes` limits playouts; `depth` N
-    /// means N × [`PLAYOUTS_PER_DEPTH`] playouts.
+    /// means N × [`PLAYOUTS_PER_DEPTH`] playouts; `multipv` lines come in
+    /// each report (at most one per legal move).
     pub fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
         let by_depth = limits.depth.map(|d| u64::from(d.max(1)) * PLAYOUTS_PER_DEPTH);
         self.limit = match (limits.nodes, by_depth) {
             (Some(n), Some(d)) => Some(n.min(d)),
             (n, d) => n.or(d),
         };
-        self.running = !root.legal_moves().is_empty();
+        let legal = root.legal_moves().len();
+        self.running = legal > 0;
+        self.multipv = limits.multipv.clamp(1, legal.max(1));
         self.tree = Some(Mcts::new(root, game.to_vec(), Puct::default()));
         self.next_line = 64;
         self.reported = 0;
+        self.line_index = 0;
+        self.pending = 0;
+    }
+
+    /// Begins a report: its first line now, the others at the next steps.
+    fn report(&mut self, nodes: u64) -> Event {
+        self.reported = nodes;
+        self.line_index = 0;
+        self.pending = self.multipv - 1;
+        Event::Line
     }
 
     /// Whether a search is under way.
@@ -72,6 +103,11 @@ impl<E: Evaluator> MctsSearch<E> {
             self.running = false;
             return Event::Finished;
         }
+        if self.pending > 0 {
+            self.pending -= 1;
+            self.line_index += 1;
+            return Event::Line;
+        }
         let end = self.nodes().saturating_add(budget.max(1));
         loop {
             let nodes = self.nodes();
@@ -82,16 +118,14 @@ impl<E: Evaluator> MctsSearch<E> {
             {
                 // The last line first, then the end.
                 if self.reported != nodes {
-                    self.reported = nodes;
-                    return Event::Line;
+                    return self.report(nodes);
                 }
                 self.running = false;
                 return Event::Finished;
             }
             if nodes >= self.next_line {
                 self.next_line = nodes.saturating_mul(2);
-                self.reported = nodes;
-                return Event::Line;
+                return self.report(nodes);
             }
             if nodes >= end {
                 return Event::Paused;
@@ -122,14 +156,19 @@ impl<E: Evaluator> MctsSearch<E> {
         self.tree.as_ref().map_or_else(Vec::new, Mcts::root_moves)
     }
 
-    /// The most visited path and its score for White: the best root move's
-    /// mean value mapped back to centipawns.
-    pub fn line(&self) -> Option<(Vec<Move>, Score)> {
+    /// The line of the last [`Event::Line`]: its MultiPV index (1 the
+    /// best), the root move and the most visited path below it, and its
+    /// score for White, the move's mean value mapped back to centipawns.
+    pub fn line(&self) -> Option<(usize, Vec<Move>, Score)> {
         let tree = self.tree.as_ref()?;
-        let best = tree.root_moves().into_iter().next()?;
-        let q = best.q.clamp(-0.999, 0.999);
-        let cp = (AZ_VALUE_SCALE_CP * libm::atanhf(q)) as i32;
+        let (pv, q) = tree.line(self.line_index)?;
+        let cp = (AZ_VALUE_SCALE_CP * libm::atanhf(q.clamp(-0.999, 0.999))) as i32;
         let white = if tree.root().turn() == Color::White { cp } else { -cp };
-        Some((tree.pv(), Score::Cp(white)))
+        Some((self.line_index + 1, pv, Score::Cp(white)))
+    }
+
+    /// The most visited path's length, the depth that progress lines give.
+    pub fn depth(&self) -> u32 {
+        self.tree.as_ref().map_or(0, |t| t.pv().len() as u32)
     }
 }

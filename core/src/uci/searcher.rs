@@ -58,6 +58,12 @@ impl FromStr for SearchKind {
     }
 }
 
+/// An MCTS playout over the utility head, in alpha-beta nodes' time.
+const UTILITY_PLAYOUT_COST: u64 = 32;
+
+/// The AlphaZero network's multiply-adds in one alpha-beta node's time.
+const AZ_MULTIPLY_ADDS_PER_NODE: u64 = 51_200;
+
 /// Either search, with what the UCI engine needs of it.
 pub enum Searcher {
     /// The comparison search.
@@ -184,8 +190,12 @@ impl Searcher {
         }
     }
 
-    /// Searches about `budget` nodes (see [`Search::step`]).
+    /// Searches for about the time of `budget` alpha-beta nodes (see
+    /// [`Search::step`]), so that a host's slices take a few milliseconds
+    /// whatever plays: an MCTS playout costs a network evaluation, many
+    /// alpha-beta nodes' time ([`slice_nodes`](Self::slice_nodes)).
     pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
+        let budget = self.slice_nodes(budget);
         match self {
             Searcher::Comparison(s) => s.step(budget, should_stop),
             Searcher::Scalar(s) => s.step(budget, should_stop),
@@ -193,6 +203,27 @@ impl Searcher {
             Searcher::Mcts(s) => s.step(budget, should_stop),
             Searcher::Az(s) => s.step(budget, should_stop),
         }
+    }
+
+    /// This search's own nodes in the time of `budget` alpha-beta nodes
+    /// (at least one). Measured natively (the sixth and eleventh sessions'
+    /// AMD EPYC, one thread): an alpha-beta node takes about 1.4 µs, an
+    /// MCTS playout over the utility head about 50 µs (32 nodes' time),
+    /// one with the AlphaZero network 0.75–0.9 ms at 6 × 64, its
+    /// convolutions' multiply-adds at about 51,200 per node's time.
+    pub fn slice_nodes(&self, budget: u64) -> u64 {
+        let cost = match self {
+            Searcher::Comparison(_) | Searcher::Scalar(_) | Searcher::Learned(_) => 1,
+            Searcher::Mcts(_) => UTILITY_PLAYOUT_COST,
+            Searcher::Az(s) => {
+                let net = s.evaluator().network();
+                // The input, 2 per block and the policy head's 3 × 3 convolutions.
+                let convolutions = (2 * net.blocks() + 2) as u64;
+                let filters = net.filters() as u64;
+                (convolutions * filters * filters * 9 * 64 / AZ_MULTIPLY_ADDS_PER_NODE).max(1)
+            }
+        };
+        (budget / cost).max(1)
     }
 
     /// Ends the search now.
@@ -261,12 +292,12 @@ impl Searcher {
             }
             // Depth: the most visited path's length.
             Searcher::Mcts(s) => {
-                let (pv, score) = s.line()?;
-                (pv.len() as u32, pv.len() as u32, 1, score, pv)
+                let (multipv, pv, score) = s.line()?;
+                (pv.len() as u32, pv.len() as u32, multipv, score, pv)
             }
             Searcher::Az(s) => {
-                let (pv, score) = s.line()?;
-                (pv.len() as u32, pv.len() as u32, 1, score, pv)
+                let (multipv, pv, score) = s.line()?;
+                (pv.len() as u32, pv.len() as u32, multipv, score, pv)
             }
         };
         let nps = nodes * 1000 / elapsed.max(1);
@@ -289,8 +320,8 @@ impl Searcher {
             Searcher::Comparison(s) => s.iteration(),
             Searcher::Scalar(s) => s.iteration(),
             Searcher::Learned(s) => s.iteration(),
-            Searcher::Mcts(s) => s.line().map_or(0, |(pv, _)| pv.len() as u32),
-            Searcher::Az(s) => s.line().map_or(0, |(pv, _)| pv.len() as u32),
+            Searcher::Mcts(s) => s.depth(),
+            Searcher::Az(s) => s.depth(),
         };
         format!(
             "info depth {depth} nodes {nodes} nps {} hashfull {} time {elapsed}",

@@ -11,6 +11,8 @@ use crate::network;
 pub enum Command {
     /// Held-out pair accuracy through the core's integer inference (the code that plays).
     Accuracy(AccuracyArgs),
+    /// The AlphaZero network on held-out positions: policy top-1 and value MSE (core's inference).
+    Az(crate::eval::az::Args),
     /// Test suites in EPD: solved bm/am positions, STS points (c8/c9).
     Epd(crate::eval::epd::Args),
     /// The paper's static tests: pairs of real positions that differ in one piece or right.
@@ -41,6 +43,7 @@ pub struct AccuracyArgs {
 pub fn run(command: &Command) -> anyhow::Result<()> {
     let args = match command {
         Command::Accuracy(args) => args,
+        Command::Az(args) => return crate::eval::az::run(args),
         Command::Epd(args) => return crate::eval::epd::run(args),
         Command::Understanding(args) => return crate::eval::understanding::run(args),
     };

@@ -1,11 +1,12 @@
 //! `deepchess export`: a float checkpoint to a quantized, content-named
 //! weights file, with float and quantized accuracy side by side; or a
-//! learner's `.dcsn` network (already `f32`, as core runs it), checked and
-//! named by its content.
+//! learner's `.dcsn` network or the AlphaZero seed's `.dcaz` (already `f32`,
+//! as core runs them), checked and named by its content.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use deepchess_core::alphazero::AzNet;
 use deepchess_core::learned::LearnedNet;
 use deepchess_core::{FloatNetwork, Network, format};
 
@@ -15,8 +16,8 @@ use crate::eval::accuracy;
 /// Arguments of `deepchess export`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The float network (`model.dcnf` in a training run's directory), or a
-    /// learner's network (`best.dcsn`).
+    /// The float network (`model.dcnf` in a training run's directory), a
+    /// learner's network (`best.dcsn`) or the AlphaZero seed's (`best.dcaz`).
     #[arg(long)]
     checkpoint: PathBuf,
     /// Directory that receives `deepchess-<hash>.dcnn`.
@@ -35,6 +36,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(net) = crate::network::load_learned(&args.checkpoint)? {
         let path = export_learned(&net, &args.out)?;
         println!("wrote {} ({})", path.display(), net.shape_name());
+        return Ok(());
+    }
+    if let Some(net) = crate::network::load_az(&args.checkpoint)? {
+        let path = export_az(&net, &args.out)?;
+        println!("wrote {} ({} blocks × {} filters)", path.display(), net.blocks(), net.filters());
         return Ok(());
     }
     let path = export(&args.checkpoint, &args.out)?;
@@ -77,9 +83,22 @@ pub fn export(checkpoint: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
 pub fn export_learned(net: &LearnedNet, dir: &Path) -> anyhow::Result<PathBuf> {
     let bytes = net.to_bytes();
     LearnedNet::from_bytes(&bytes).context("the exported network does not load")?;
+    write_named(&bytes, "dcsn", dir)
+}
+
+/// Writes the AlphaZero seed's network as `dir/deepchess-<hash>.dcaz`;
+/// returns the path.
+pub fn export_az(net: &AzNet, dir: &Path) -> anyhow::Result<PathBuf> {
+    let bytes = net.to_bytes();
+    AzNet::from_bytes(&bytes).context("the exported network does not load")?;
+    write_named(&bytes, "dcaz", dir)
+}
+
+/// Writes `bytes` as `dir/deepchess-<hash>.<extension>`; returns the path.
+fn write_named(bytes: &[u8], extension: &str, dir: &Path) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let name = format::file_name(&bytes).replace(".dcnn", ".dcsn");
+    let name = format::file_name(bytes).replace(".dcnn", &format!(".{extension}"));
     let path = dir.join(name);
-    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
 }

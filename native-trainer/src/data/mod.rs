@@ -1,6 +1,7 @@
 //! Game collections to training data: PGN in, fixed-size records out, and
 //! (W, L) pairs for training.
 
+pub mod az;
 mod build;
 mod dataset;
 mod eval;

@@ -21,12 +21,10 @@ use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
-use deepchess_core::alphazero::{POLICY_SIZE, Planes, move_index};
-use deepchess_core::shakmaty::{Color, Move, Position};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use deepchess_core::alphazero::POLICY_SIZE;
 
-use crate::data::{GameResult, Record, mix};
+pub use crate::data::az::{Sample, sample, samples};
+use crate::data::mix;
 use crate::train::az_games::AzPlayConfig;
 use crate::train::az_model::AzModel;
 use crate::train::config::DataConfig;
@@ -62,76 +60,6 @@ pub struct AzConfig {
     pub play: AzPlayConfig,
 }
 
-/// One training position: its planes and its targets.
-#[derive(Clone, Debug)]
-pub struct Sample {
-    planes: Planes,
-    /// The policy target `π`: probabilities by policy index (the move
-    /// played alone, or self-play's visit distribution).
-    policy: Vec<(u16, f32)>,
-    /// The index of `π`'s largest entry, for top-1 accuracy.
-    target: usize,
-    /// The legal moves' policy indexes.
-    legal: Vec<u16>,
-    /// The result for the side to move.
-    z: f32,
-}
-
-impl Sample {
-    /// A sample of `planes` with policy target `policy` (not empty) among
-    /// the `legal` indexes and value target `z`.
-    pub fn new(planes: Planes, policy: Vec<(u16, f32)>, legal: Vec<u16>, z: f32) -> Sample {
-        let target = policy.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map_or(0, |p| usize::from(p.0));
-        Sample { planes, policy, target, legal, z }
-    }
-
-    /// The same sample with value target `z`.
-    pub fn with_result(self, z: f32) -> Sample {
-        Sample { z, ..self }
-    }
-
-    /// The policy target.
-    pub fn policy(&self) -> &[(u16, f32)] {
-        &self.policy
-    }
-
-    /// The legal moves' policy indexes.
-    pub fn legal(&self) -> &[u16] {
-        &self.legal
-    }
-
-    /// The value target.
-    pub fn z(&self) -> f32 {
-        self.z
-    }
-}
-
-/// The sample of `record`; `None` for a damaged record.
-pub fn sample(record: &Record) -> Option<Sample> {
-    let pos = record.position()?;
-    let played: Move = record.played().to_move(&pos).ok()?;
-    let white = match record.result()? {
-        GameResult::WhiteWins => 1.0,
-        GameResult::BlackWins => -1.0,
-        GameResult::Draw => 0.0,
-    };
-    let z = if pos.turn() == Color::White { white } else { -white };
-    let legal = pos.legal_moves().iter().map(|m| move_index(&pos, m) as u16).collect();
-    Some(Sample::new(Planes::new(&pos, 0), vec![(move_index(&pos, &played) as u16, 1.0)], legal, z))
-}
-
-/// `count` samples from random records of `records`, drawn by `seed`.
-pub fn samples(records: &[Record], count: usize, seed: u64) -> Vec<Sample> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut attempts = 0;
-    while out.len() < count && attempts < count.saturating_mul(4) && !records.is_empty() {
-        attempts += 1;
-        out.extend(sample(&records[rng.random_range(0..records.len())]));
-    }
-    out
-}
-
 /// A batch's losses, summed pieces kept apart for validation.
 pub struct Parts {
     /// The batch's mean loss, with its graph.
@@ -162,15 +90,15 @@ impl AzLearner {
 /// The loss of `batch` on `model` (on `device`), and its figures.
 pub fn batch_loss(model: &AzModel, batch: &[Sample], device: &Device) -> Parts {
     let n = batch.len();
-    let out = model.forward(AzModel::input(batch.iter().map(|s| &s.planes), device));
+    let out = model.forward(AzModel::input(batch.iter().map(Sample::planes), device));
     let mut pi = vec![0f32; n * POLICY_SIZE];
     for (row, s) in pi.chunks_exact_mut(POLICY_SIZE).zip(batch) {
-        for &(index, p) in &s.policy {
+        for &(index, p) in s.policy() {
             row[usize::from(index)] = p;
         }
     }
     let pi = Tensor::<2>::from_data(TensorData::new(pi, [n, POLICY_SIZE]), device);
-    let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(|s| s.z).collect::<Vec<_>>(), [n]), device);
+    let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(Sample::z).collect::<Vec<_>>(), [n]), device);
     let cross_entropy = (log_softmax(out.logits.clone(), 1) * pi).sum_dim(1).reshape([n]).neg();
     let error = (out.value.clone() - zs).powi_scalar(2);
     let loss = (error.clone() + cross_entropy).mean();
@@ -180,8 +108,8 @@ pub fn batch_loss(model: &AzModel, batch: &[Sample], device: &Device) -> Parts {
         .enumerate()
         .filter(|(i, s)| {
             let row = &logits[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
-            let best = s.legal.iter().max_by(|a, b| row[usize::from(**a)].total_cmp(&row[usize::from(**b)]));
-            best.is_some_and(|&b| usize::from(b) == s.target)
+            let best = s.legal().iter().max_by(|a, b| row[usize::from(**a)].total_cmp(&row[usize::from(**b)]));
+            best.is_some_and(|&b| usize::from(b) == s.target())
         })
         .count();
     Parts { loss, value_error: tensor_values(error.detach()), top1 }
