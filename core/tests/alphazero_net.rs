@@ -253,3 +253,100 @@ fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
     assert_eq!(infos.len(), 1, "{out:?}");
     assert!(infos[0].contains(" nodes 64 "), "{out:?}");
 }
+
+/// The CPU reference of the batch layout: each leaf's value, then each
+/// leaf's logits as `[kind][square]`, equal to a one-at-a-time evaluation.
+#[test]
+fn leaf_outputs_are_the_networks_laid_out_by_the_batch() {
+    use deepchess_core::alphazero::{PLANES, evaluate_leaves, outputs_len};
+    let net = az_net(1, 8, 11);
+    let planes: Vec<Planes> = positions().iter().enumerate().map(|(i, p)| Planes::new(p, i % 3)).collect();
+    let flat: Vec<f32> = planes.iter().flat_map(|p| p.values().to_vec()).collect();
+    let outputs = evaluate_leaves(&net, &flat).expect("whole positions");
+    assert_eq!(outputs.len(), outputs_len(planes.len()));
+    for (i, p) in planes.iter().enumerate() {
+        let one = net.evaluate(p, &mut AzScratch::default());
+        assert_eq!(outputs[i], one.value);
+        let policy = &outputs[planes.len() + i * POLICY_SIZE..][..POLICY_SIZE];
+        for (index, &logit) in one.logits.iter().enumerate() {
+            assert_eq!(policy[(index % 73) * SQUARES + index / 73], logit, "leaf {i}, index {index}");
+        }
+    }
+    assert!(evaluate_leaves(&net, &flat[..PLANES * SQUARES + 1]).is_none());
+    assert_eq!(evaluate_leaves(&net, &[]), Some(vec![]));
+}
+
+/// MCTS by batches through the UCI engine, as the browser worker runs it
+/// with WebGPU: `go nodes` gives exactly its playouts, the reports and a
+/// legal move; `stop` with a batch in flight answers at once and the late
+/// outputs are ignored; bad outputs are an error line, not a panic.
+#[test]
+fn the_uci_engine_searches_by_batches_of_leaves() {
+    use deepchess_core::alphazero::evaluate_leaves;
+    use deepchess_core::uci::{UciEngine, parse_game, uci_move};
+    let net = az_net(1, 8, 12);
+    let mut engine = UciEngine::new(None);
+    let mut out = Vec::new();
+    engine.load_network(Ok(&net.to_bytes()), "test.dcaz", &mut |l| out.push(l.to_string()));
+    assert_eq!(engine.gather_leaves(32), None, "no search runs");
+    engine.handle("position startpos moves e2e4", 0, &mut |l| out.push(l.to_string()));
+    engine.handle("go nodes 300", 0, &mut |l| out.push(l.to_string()));
+    let mut batches = Vec::new();
+    while engine.is_thinking() {
+        let planes = engine.gather_leaves(32).expect("a batch");
+        assert_eq!(engine.gather_leaves(32), None, "one batch at a time");
+        batches.push(engine.leaves_in_flight());
+        let outputs = evaluate_leaves(&net, &planes).unwrap();
+        engine.apply_leaves(&outputs, &|| 0, &mut |l| out.push(l.to_string()));
+    }
+    assert_eq!(batches[0], 1, "{batches:?}");
+    assert!(batches.len() < 40, "{batches:?}");
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 4, "reports at 64, 128, 256 and 300 playouts: {out:?}");
+    assert!(infos[3].contains(" nodes 300 ") && infos[3].contains(" score cp "), "{out:?}");
+    let best = out.last().unwrap().strip_prefix("bestmove ").expect("bestmove last");
+    let pos = parse_game(None, &["e2e4".to_string()]).unwrap().0;
+    assert!(pos.legal_moves().iter().any(|m| uci_move(*m).to_string() == best), "{best}");
+
+    // `stop` with a batch in flight.
+    out.clear();
+    engine.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
+    for _ in 0..5 {
+        let planes = engine.gather_leaves(32).unwrap();
+        engine.apply_leaves(&evaluate_leaves(&net, &planes).unwrap(), &|| 0, &mut |l| out.push(l.to_string()));
+    }
+    let late = evaluate_leaves(&net, &engine.gather_leaves(32).unwrap()).unwrap();
+    assert!(engine.leaves_in_flight() > 1);
+    engine.handle("stop", 0, &mut |l| out.push(l.to_string()));
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    assert_eq!(engine.leaves_in_flight(), 0);
+    let seen = out.len();
+    engine.apply_leaves(&late, &|| 0, &mut |l| out.push(l.to_string()));
+    assert_eq!(out.len(), seen, "late outputs are ignored: {out:?}");
+    assert!(!engine.is_thinking());
+
+    // Outputs of the wrong length: an error, the batch back, the search on.
+    out.clear();
+    engine.handle("go nodes 100", 0, &mut |l| out.push(l.to_string()));
+    engine.gather_leaves(8).unwrap();
+    engine.apply_leaves(&[0.5; 3], &|| 0, &mut |l| out.push(l.to_string()));
+    assert_eq!(out.last().unwrap(), "info string error: 3 outputs for a batch of 1 leaves (expected 4673)");
+    assert_eq!(engine.leaves_in_flight(), 0);
+    while engine.is_thinking() {
+        engine.think(2048, &|| 0, &mut |l| out.push(l.to_string()));
+    }
+    assert!(out.iter().any(|l| l.contains(" nodes 100 ")) && out.last().unwrap().starts_with("bestmove "), "{out:?}");
+
+    // A time limit ends a batched search too.
+    out.clear();
+    let clock = std::cell::Cell::new(0);
+    engine.handle("go movetime 50", 0, &mut |l| out.push(l.to_string()));
+    while engine.is_thinking() {
+        let planes = engine.gather_leaves(16).unwrap();
+        clock.set(clock.get() + 10);
+        engine
+            .apply_leaves(&evaluate_leaves(&net, &planes).unwrap(), &|| clock.get(), &mut |l| out.push(l.to_string()));
+        assert!(clock.get() < 1000, "{out:?}");
+    }
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}

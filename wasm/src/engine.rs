@@ -17,7 +17,7 @@ use crate::clock::now;
 /// A UCI engine with the embedded default network.
 #[wasm_bindgen]
 pub struct Engine {
-    uci: UciEngine,
+    pub(crate) uci: UciEngine,
     /// `setoption name EvalFile value <url>`, for the worker to fetch.
     eval_file: Option<String>,
     quit: bool,

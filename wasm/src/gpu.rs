@@ -75,20 +75,7 @@ impl Gpu {
 
 impl Tower {
     async fn new(net: &Network) -> Result<Option<Tower>, String> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-            backends: wgpu::Backends::BROWSER_WEBGPU,
-            ..wgpu::InstanceDescriptor::new_without_display_handle()
-        });
-        let Ok(adapter) = instance.request_adapter(&wgpu::RequestAdapterOptions::default()).await else {
-            return Ok(None);
-        };
-        let adapter_name = adapter.get_info().name;
-        let descriptor = wgpu::DeviceDescriptor { label: Some("deepchess"), ..Default::default() };
-        let (device, queue) = adapter.request_device(&descriptor).await.map_err(|e| format!("WebGPU device: {e}"))?;
-        // Errors are caught by the error scope below and by the map result;
-        // wgpu's default handler would panic, which kills the worker.
-        device.on_uncaptured_error(Arc::new(|_| {}));
-
+        let Some((device, queue, adapter_name)) = open_device().await? else { return Ok(None) };
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let (weights, biases, params) = upload(net).ok_or("WebGPU: the tower has too many layers")?;
         let source = format!(
@@ -200,6 +187,25 @@ impl Tower {
     }
 }
 
+/// The first WebGPU adapter's device, its queue and the adapter's name;
+/// `None` where the browser has no adapter.
+pub(crate) async fn open_device() -> Result<Option<(wgpu::Device, wgpu::Queue, String)>, String> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::BROWSER_WEBGPU,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let Ok(adapter) = instance.request_adapter(&wgpu::RequestAdapterOptions::default()).await else {
+        return Ok(None);
+    };
+    let name = adapter.get_info().name;
+    let descriptor = wgpu::DeviceDescriptor { label: Some("deepchess"), ..Default::default() };
+    let (device, queue) = adapter.request_device(&descriptor).await.map_err(|e| format!("WebGPU device: {e}"))?;
+    // Errors are caught by error scopes and by the map results; wgpu's
+    // default handler would panic, which kills the worker.
+    device.on_uncaptured_error(Arc::new(|_| {}));
+    Ok(Some((device, queue, name)))
+}
+
 /// The network's parameters as the shader reads them: all weights, all
 /// biases (as i32, unpadded), and the layer table.
 fn upload(net: &Network) -> Option<(Vec<i32>, Vec<i32>, [u32; 4 + 4 * MAX_LAYERS])> {
@@ -231,12 +237,12 @@ fn upload(net: &Network) -> Option<(Vec<i32>, Vec<i32>, [u32; 4 + 4 * MAX_LAYERS
     Some((weights, biases, params))
 }
 
-fn words(values: &[u32]) -> Vec<u8> {
+pub(crate) fn words(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// Maps `buffer` for reading and waits for the browser to finish.
-async fn map_read(buffer: &wgpu::Buffer) -> Result<(), String> {
+pub(crate) async fn map_read(buffer: &wgpu::Buffer) -> Result<(), String> {
     let mut resolve = None;
     let promise = js_sys::Promise::new(&mut |res, _| resolve = Some(res));
     let resolve = resolve.ok_or("WebGPU: no promise")?;

@@ -22,7 +22,10 @@
 // (default 800) on the first --positions (default 12) bench positions, natively
 // (`deepchess uci --weights`) and in each build's worker (the network loaded
 // through `EvalFile` from the site's nets/), one leaf evaluated at a time. The
-// playout counts are fixed, so the trees are the same everywhere.
+// playout counts are fixed, so the trees are the same everywhere. With
+// --webgpu, then on WebGPU too (chromium's --enable-unsafe-webgpu adapter, the
+// relaxed build with ?webgpu=1: 64 leaves per batch, spread by virtual loss,
+// so its trees differ), on the first --webgpu-positions (default 2) positions.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -75,6 +78,19 @@ async function azBench(file) {
     }
   } finally {
     await browser.close();
+  }
+  if (process.argv.includes('--webgpu')) {
+    const gpuBrowser = await start({ webgpu: true });
+    try {
+      const page = await gpuBrowser.page('/embed-example.html');
+      const network = new URL(`nets/${basename(file)}`, page.url()).href;
+      const url = 'engine/worker.js?build=relaxed&threads=0&webgpu=1';
+      const few = positions.slice(0, Number(arg('--webgpu-positions', 2)));
+      const r = await browserBench(page, { url, fens: few, go: command, network });
+      console.log(`mcts webgpu (64 leaves per batch): ${r.nodes} playouts in ${r.ms.toFixed(0)} ms, ${r.nps} playouts/s`);
+    } finally {
+      await gpuBrowser.close();
+    }
   }
 }
 

@@ -16,7 +16,11 @@
 // workers (engine/helper.js) over the module's shared memory; elsewhere, or
 // with 0, one thread and `Threads` stays 1, and `uci` says why;
 // `?webgpu=auto|1|0` (default auto): batched WebGPU inference where it is
-// faster than the CPU (measured once at start), always, or never.
+// faster than the CPU (measured once per network), always, or never. With
+// DeepChess's networks it embeds the positions a search meets first; with
+// the AlphaZero seed's (`.dcaz`), MCTS evaluates its leaves in batches on
+// the GPU (virtual loss spreads a batch's leaves) while this worker reads
+// messages, so `stop` is answered at once even while a batch is out.
 //
 // The main search runs in this worker in node-budgeted slices of a few
 // milliseconds and yields to the event loop between them: `stop` and
@@ -29,6 +33,8 @@ const SLICE_MS = 8;
 /** How deep and how many positions the WebGPU batch embeds before `go`. */
 const GPU_PLIES = 2;
 const GPU_LIMIT = 4096;
+/** MCTS leaves per WebGPU batch with the AlphaZero network. */
+const AZ_BATCH = 64;
 
 // Lines that arrive while the module loads wait here: the handler must be
 // in place before the first await.
@@ -82,6 +88,16 @@ const threadNote = threaded
 const helpers = [];
 let engine = null;
 let gpu = null;
+/** Whether DeepChess's tower was ever built on the GPU (rebuilt with each network). */
+let gpuFound = false;
+/** Whether the AlphaZero seed's network plays (MCTS; no embeddings to prefill). */
+let azPlaying = false;
+/** The AlphaZero network on the GPU, while one plays. */
+let azGpu = null;
+/** Whether a loop of MCTS batches on the GPU runs ({@link thinkOnGpu}). */
+let azLoop = false;
+/** The current search's GPU batches: leaves, batches, ms waiting for the GPU. */
+let azStats = null;
 /** Resolves when the GPU is set up (or found missing). */
 let gpuPending = null;
 const gpuMode = params.get('webgpu') ?? 'auto';
@@ -127,7 +143,12 @@ const scheduleThink = () => {
 };
 
 function think() {
-  if (busy || !engine) return;
+  if (busy || !engine || azLoop) return;
+  const planes = azGpu && gpuWanted ? engine.gatherLeaves(AZ_BATCH) : undefined;
+  if (planes) {
+    thinkOnGpu(planes);
+    return;
+  }
   const end = performance.now() + SLICE_MS;
   try {
     while (engine.thinking && queue.length === 0 && performance.now() < end) post(engine.think(SLICE_NODES));
@@ -137,6 +158,48 @@ function think() {
   }
   if (queue.length) pump();
   else if (engine.thinking) scheduleThink();
+}
+
+/**
+ * MCTS with the AlphaZero network by batches on the GPU: evaluate the
+ * gathered leaves, apply them, gather the next. Messages are read while a
+ * batch is out: `stop` answers at once and its batch's outputs are ignored.
+ */
+async function thinkOnGpu(planes) {
+  azLoop = true;
+  try {
+    while (planes) {
+      const started = performance.now();
+      let outputs;
+      try {
+        outputs = planes.length ? await azGpu.evaluate(planes) : new Float32Array(0);
+      } catch (error) {
+        // The CPU path goes on with the same tree.
+        engine.cancelLeaves();
+        azGpu = null;
+        report(`WebGPU disabled: ${error?.message ?? error}`);
+        break;
+      }
+      if (azStats) {
+        azStats.leaves += planes.length / (22 * 64);
+        azStats.batches += 1;
+        azStats.ms += performance.now() - started;
+      }
+      const lines = engine.applyLeaves(outputs);
+      const end = lines.findIndex((l) => l.startsWith('bestmove'));
+      if (end >= 0 && azStats) {
+        const { leaves, batches, ms } = azStats;
+        lines.splice(end, 0, `info string webgpu mcts: ${leaves} leaves in ${batches} batches, ${Math.round(ms)} ms on the GPU`);
+      }
+      post(lines);
+      planes = busy || !azGpu ? undefined : engine.gatherLeaves(AZ_BATCH);
+    }
+  } catch (error) {
+    report(error);
+  } finally {
+    azLoop = false;
+  }
+  if (engine.thinking) scheduleThink();
 }
 
 async function pump() {
@@ -166,10 +229,13 @@ async function handle(line) {
       // In auto mode searches start at once and use the GPU once it is ready;
       // with ?webgpu=1 they wait for it.
       if (gpuMode === '1' && gpuPending) await gpuPending;
-      if (gpu && gpuWanted) await prefill();
+      if (gpu && gpuWanted && !azPlaying) await prefill();
+      azStats = azGpu && gpuWanted ? { leaves: 0, batches: 0, ms: 0 } : null;
       post(engine.handle(line));
     } else {
       post(engine.handle(line));
+      // The engine loads its embedded network itself: the GPU copy follows.
+      if (/^setoption\s+name\s+evalfile\s+value\s+<embedded>$/i.test(line.trim())) await networkChanged();
       if (engine.quit) {
         for (const helper of helpers) helper.terminate();
         self.close();
@@ -210,7 +276,44 @@ async function loadEvalFile(url) {
     error = String(e?.message ?? e);
   }
   post(engine.loadNetwork(bytes, url, error));
-  if (gpu && bytes && !error) gpu = await createGpu(engine);
+  if (bytes && !error) await networkChanged();
+}
+
+/** Builds the GPU's copy of the network that now plays, the way it needs. */
+async function networkChanged() {
+  azPlaying = engine.azNetworkBytes() !== undefined;
+  if (azPlaying) {
+    azGpu = await createAzGpu(engine);
+    if (azGpu) post([`info string webgpu: the AlphaZero network on ${azGpu.adapter || 'the GPU'}, ${AZ_BATCH} leaves per batch`]);
+  } else {
+    azGpu = null;
+    if (gpu || gpuFound) gpu = await createGpu(engine);
+  }
+}
+
+/**
+ * The AlphaZero network on the first WebGPU adapter, or null where there is
+ * none, or (in auto mode) where it evaluates a batch of leaves more slowly
+ * than the CPU.
+ */
+async function createAzGpu(engine) {
+  if (!gpuWanted || !self.navigator.gpu || !glue.AzGpu) return null;
+  try {
+    const gpu = await glue.AzGpu.create(engine.azNetworkBytes());
+    if (!gpu || gpuMode === '1') return gpu ?? null;
+    // The convolutions cost the same whatever the planes hold.
+    const planes = new Float32Array(AZ_BATCH * 22 * 64);
+    await gpu.evaluate(planes); // compiles the pipelines
+    let started = performance.now();
+    await gpu.evaluate(planes);
+    const gpuMs = performance.now() - started;
+    started = performance.now();
+    engine.evaluateLeavesOnCpu(planes);
+    const cpuMs = performance.now() - started;
+    return gpuMs < cpuMs ? gpu : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The Cache API store of downloaded networks; the service worker leaves it alone. */
@@ -286,5 +389,5 @@ try {
   report(`cannot start the engine: ${error?.message ?? error}`);
 }
 // The GPU starts in the background; searches use it once it is ready.
-if (engine && glue.Gpu) gpuPending = createGpu(engine).then((g) => (gpu = g));
+if (engine && glue.Gpu) gpuPending = createGpu(engine).then((g) => ((gpu = g), (gpuFound = g !== null)));
 pump();

@@ -17,7 +17,17 @@
 //! back up the path, its sign flipping at every ply.
 //!
 //! The search runs in slices ([`Mcts::run`]) so that a host can answer
-//! `stop` between them, as the alpha-beta searches do. Root noise for
+//! `stop` between them, as the alpha-beta searches do.
+//!
+//! A host that evaluates positions in batches (a GPU) gathers leaves
+//! instead ([`Mcts::gather`]): each selection walks down as a playout does
+//! and leaves a *virtual loss* on its path (one more visit, valued as a
+//! loss for the side choosing it), so that the next selection tries
+//! another line; the leaves wait, unexpanded, for their evaluations
+//! ([`Mcts::apply`]), which take the virtual losses back and back the real
+//! values up. A selection that reaches a leaf already waiting is a
+//! collision: it keeps its virtual loss until the batch is applied, so that
+//! later selections avoid it too. Root noise for
 //! self-play comes from the caller ([`Mcts::add_root_noise`]), which keeps
 //! this crate free of a random-number generator.
 
@@ -26,6 +36,7 @@ use alloc::vec::Vec;
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use crate::alphazero::Repetitions;
+use crate::alphazero::leaf_batch::{Leaf, LeafBatch};
 
 /// What MCTS asks of a network: a value and move priors for a position.
 pub trait Evaluator {
@@ -72,16 +83,69 @@ struct Node {
     children: u32,
     child_count: u32,
     expanded: bool,
+    /// Selections in flight through this node ([`Mcts::gather`]): each
+    /// counts as a visit with a loss until its batch is applied.
+    virtual_losses: u32,
+    /// Whether the node is a leaf waiting for its evaluation.
+    waiting: bool,
 }
 
 impl Node {
     fn new(mv: Option<Move>, prior: f32) -> Node {
-        Node { mv, prior, visits: 0, value_sum: 0.0, children: 0, child_count: 0, expanded: false }
+        Node {
+            mv,
+            prior,
+            visits: 0,
+            value_sum: 0.0,
+            children: 0,
+            child_count: 0,
+            expanded: false,
+            virtual_losses: 0,
+            waiting: false,
+        }
     }
 
     fn q(&self) -> f32 {
         if self.visits == 0 { 0.0 } else { self.value_sum / self.visits as f32 }
     }
+
+    /// Visits, counting those in flight: what selection sees.
+    fn seen_visits(&self) -> u32 {
+        self.visits + self.virtual_losses
+    }
+
+    /// The mean value selection sees: virtual losses count as −1. Without
+    /// any it is [`q`](Self::q), bit for bit.
+    fn seen_q(&self) -> f32 {
+        if self.virtual_losses == 0 {
+            self.q()
+        } else {
+            (self.value_sum - self.virtual_losses as f32) / self.seen_visits() as f32
+        }
+    }
+}
+
+/// How a walk down the tree ended ([`Mcts::descend`]).
+// Returned once per playout and moved into the expansion: boxing the move
+// list would cost an allocation per playout for nothing.
+#[allow(clippy::large_enum_variant)]
+enum End {
+    /// A finished game, with its value for the side to move.
+    Finished(f32),
+    /// A node never expanded, with its legal moves.
+    Leaf(MoveList),
+    /// A leaf already waiting for its evaluation.
+    Waiting,
+}
+
+/// A walk from the root down to a node that is not expanded.
+struct Descent {
+    /// Node indices from the root.
+    path: Vec<usize>,
+    pos: Chess,
+    /// How often `pos` occurred before.
+    repetitions: usize,
+    end: End,
 }
 
 /// One move of the root with its statistics.
@@ -234,29 +298,52 @@ impl Mcts {
     /// has no children).
     fn select(&self, node: usize) -> Option<usize> {
         let parent = &self.nodes[node];
-        let scale = self.puct.exploration(parent.visits) * libm::sqrtf(parent.visits as f32);
+        let visits = parent.seen_visits();
+        let scale = self.puct.exploration(visits) * libm::sqrtf(visits as f32);
         let score = |i: usize| {
             let child = &self.nodes[i];
-            child.q() + scale * child.prior / (1.0 + child.visits as f32)
+            child.seen_q() + scale * child.prior / (1.0 + child.seen_visits() as f32)
         };
         self.children(node).max_by(|&a, &b| score(a).total_cmp(&score(b)))
     }
 
     fn playout(&mut self, evaluator: &mut impl Evaluator) {
+        let Descent { path, pos, repetitions, end } = self.descend();
+        let value = match end {
+            End::Finished(value) => value,
+            End::Leaf(moves) => {
+                self.priors.clear();
+                let value = evaluator.evaluate(&pos, repetitions, &moves, &mut self.priors);
+                let priors = core::mem::take(&mut self.priors);
+                self.expand(path[path.len() - 1], moves, &priors);
+                self.priors = priors;
+                value
+            }
+            // Not reached: no leaf waits unless a batch is in flight, and
+            // hosts do not run playouts then (`MctsSearch` cancels it first).
+            End::Waiting => return,
+        };
+        self.backup(&path, value);
+    }
+
+    /// Walks down from the root by `Q + U` to a node that is not expanded.
+    fn descend(&mut self) -> Descent {
         let mut pos = self.root.clone();
         let history = self.seen.len();
         let mut path = alloc::vec![0usize];
         let mut node = 0;
-        let value = loop {
+        let (repetitions, end) = loop {
             let repetitions = self.seen.push(&pos);
             // Only a node never expanded can be a finished game: one that was
             // expanded was not finished, and its position and history are fixed.
             if !self.nodes[node].expanded {
+                if self.nodes[node].waiting {
+                    break (repetitions, End::Waiting);
+                }
                 let moves = pos.legal_moves();
                 break match terminal(&pos, repetitions, &moves) {
-                    // A finished game: its result, nothing to expand.
-                    Some(value) => value,
-                    None => self.expand(node, &pos, moves, repetitions, evaluator),
+                    Some(value) => (repetitions, End::Finished(value)),
+                    None => (repetitions, End::Leaf(moves)),
                 };
             }
             match self.select(node).and_then(|c| Some((c, self.nodes[c].mv?))) {
@@ -266,30 +353,98 @@ impl Mcts {
                     node = child;
                 }
                 // Not reached: an expanded node has children.
-                None => break 0.0,
+                None => break (repetitions, End::Finished(0.0)),
             }
         };
         self.seen.truncate(history);
-        self.backup(&path, value);
+        Descent { path, pos, repetitions, end }
     }
 
-    /// Evaluates `pos` at `node`, adds a child for each of its legal `moves`,
-    /// and returns its value for the side to move.
-    fn expand(
-        &mut self,
-        node: usize,
-        pos: &Chess,
-        moves: MoveList,
-        repetitions: usize,
-        evaluator: &mut impl Evaluator,
-    ) -> f32 {
-        self.priors.clear();
-        let value = evaluator.evaluate(pos, repetitions, &moves, &mut self.priors).clamp(-1.0, 1.0);
+    /// Selects up to `max` leaves for a host to evaluate in one batch, while
+    /// the playouts done and in flight stay below `limit`: each leaf's path
+    /// carries a virtual loss until [`apply`](Self::apply) or
+    /// [`cancel`](Self::cancel) takes the batch back. A finished game met on
+    /// the way is backed up at once, a playout like any other. Stops early
+    /// when a selection comes back to the root's own waiting evaluation, and
+    /// after `2 · max` selections.
+    pub fn gather(&mut self, max: usize, limit: u32) -> LeafBatch {
+        let mut batch = LeafBatch::default();
+        for _ in 0..max.saturating_mul(2) {
+            let in_flight = batch.leaves.len();
+            if in_flight >= max || u64::from(self.playouts()) + in_flight as u64 >= u64::from(limit) {
+                break;
+            }
+            let Descent { path, pos, repetitions, end } = self.descend();
+            match end {
+                End::Finished(value) => self.backup(&path, value),
+                End::Leaf(moves) => {
+                    self.add_virtual_loss(&path, 1);
+                    let node = path[path.len() - 1];
+                    self.nodes[node].waiting = true;
+                    batch.leaves.push(Leaf { node, path, pos, repetitions, moves });
+                }
+                End::Waiting => {
+                    let at_root = path.len() == 1;
+                    self.add_virtual_loss(&path, 1);
+                    batch.collisions.push(path);
+                    if at_root {
+                        break;
+                    }
+                }
+            }
+        }
+        batch
+    }
+
+    /// Expands each leaf of `batch` with its evaluation and backs its value
+    /// up, after taking the batch's virtual losses back. `evaluate(i, leaf,
+    /// priors)` returns the value of the `i`-th leaf for its side to move
+    /// and writes a prior for each of its moves to `priors` (cleared), as
+    /// [`Evaluator::evaluate`] does.
+    pub fn apply(&mut self, batch: LeafBatch, mut evaluate: impl FnMut(usize, &Leaf, &mut Vec<f32>) -> f32) {
+        let mut priors = core::mem::take(&mut self.priors);
+        for path in &batch.collisions {
+            self.add_virtual_loss(path, -1);
+        }
+        for (i, leaf) in batch.leaves.into_iter().enumerate() {
+            self.add_virtual_loss(&leaf.path, -1);
+            self.nodes[leaf.node].waiting = false;
+            priors.clear();
+            let value = evaluate(i, &leaf, &mut priors);
+            let Leaf { node, path, moves, .. } = leaf;
+            self.expand(node, moves, &priors);
+            self.backup(&path, value);
+        }
+        self.priors = priors;
+    }
+
+    /// Takes a batch back unevaluated: the tree is as if it had never been
+    /// gathered, but for the finished games backed up meanwhile.
+    pub fn cancel(&mut self, batch: LeafBatch) {
+        for path in batch.collisions.iter().chain(batch.leaves.iter().map(|l| &l.path)) {
+            self.add_virtual_loss(path, -1);
+        }
+        for leaf in &batch.leaves {
+            self.nodes[leaf.node].waiting = false;
+        }
+    }
+
+    /// Adds `count` (or takes it back, negative) virtual losses along `path`.
+    fn add_virtual_loss(&mut self, path: &[usize], count: i32) {
+        for &i in path {
+            let n = &mut self.nodes[i];
+            n.virtual_losses = n.virtual_losses.saturating_add_signed(count);
+        }
+    }
+
+    /// Adds a child to `node` for each of its legal `moves`, with `priors`
+    /// (one per move; see [`Evaluator::evaluate`]) normalised.
+    fn expand(&mut self, node: usize, moves: MoveList, priors: &[f32]) {
         let uniform = 1.0 / moves.len().max(1) as f32;
-        let total: f32 = self.priors.iter().take(moves.len()).map(|p| p.max(0.0)).sum();
+        let total: f32 = priors.iter().take(moves.len()).map(|p| p.max(0.0)).sum();
         let start = self.nodes.len() as u32;
         for (i, m) in moves.into_iter().enumerate() {
-            let p = self.priors.get(i).map_or(0.0, |p| p.max(0.0));
+            let p = priors.get(i).map_or(0.0, |p| p.max(0.0));
             // Priors that are missing, negative or all zero count as uniform.
             let prior = if total > 0.0 && total.is_finite() { p / total } else { uniform };
             self.nodes.push(Node::new(Some(m), prior));
@@ -299,11 +454,11 @@ impl Mcts {
         n.children = start;
         n.child_count = count;
         n.expanded = true;
-        value
     }
 
     /// Adds `value` (for the side to move at the path's end) along `path`.
     fn backup(&mut self, path: &[usize], value: f32) {
+        let value = value.clamp(-1.0, 1.0);
         // The last node's value_sum is from the point of view of the side
         // that moved into it: the opponent of the side to move there.
         let mut v = -value;
@@ -435,6 +590,91 @@ mod tests {
         let start = Chess::default();
         assert_eq!(terminal(&start, 2, &start.legal_moves()), Some(0.0));
         assert_eq!(terminal(&start, 1, &start.legal_moves()), None);
+    }
+
+    /// Gathers and applies batches of up to `max` leaves, judged by `Material`.
+    fn run_batched(mcts: &mut Mcts, max: usize, limit: u32) -> Vec<usize> {
+        let mut sizes = Vec::new();
+        while mcts.playouts() < limit {
+            let batch = mcts.gather(max, limit);
+            // No leaf twice in a batch, and every one waits unexpanded.
+            let mut nodes: Vec<usize> = batch.leaves().iter().map(|l| l.node).collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            assert_eq!(nodes.len(), batch.len());
+            assert!(nodes.iter().all(|&n| mcts.nodes[n].waiting && !mcts.nodes[n].expanded));
+            sizes.push(batch.len());
+            mcts.apply(batch, |_, leaf, priors| Material.evaluate(&leaf.pos, leaf.repetitions, &leaf.moves, priors));
+            assert!(mcts.nodes.iter().all(|n| n.virtual_losses == 0 && !n.waiting), "virtual losses left");
+        }
+        sizes
+    }
+
+    #[test]
+    fn batches_of_one_leaf_are_the_sequential_search() {
+        for fen in ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"] {
+            let mut sequential = Mcts::new(position(fen), Vec::new(), Puct::default());
+            sequential.run(&mut Material, 300);
+            let mut batched = Mcts::new(position(fen), Vec::new(), Puct::default());
+            let sizes = run_batched(&mut batched, 1, 300);
+            assert!(sizes.iter().all(|&n| n <= 1));
+            assert_eq!(batched.playouts(), 300);
+            assert_eq!(batched.root_moves(), sequential.root_moves(), "{fen}");
+            assert_eq!(batched.pv(), sequential.pv());
+            assert_eq!(batched.size(), sequential.size());
+        }
+    }
+
+    #[test]
+    fn batches_spread_by_virtual_loss_and_find_the_same_tactics() {
+        for (fen, best) in
+            [("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"), ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5")]
+        {
+            let mut mcts = Mcts::new(position(fen), Vec::new(), Puct::default());
+            let sizes = run_batched(&mut mcts, 32, 800);
+            // Exactly the limit, though batches come whole.
+            assert_eq!(mcts.playouts(), 800, "{fen}");
+            // The first batch is the root alone; virtual losses spread the others.
+            assert_eq!(sizes[0], 1);
+            let mean = sizes[1..].iter().sum::<usize>() as f32 / (sizes.len() - 1) as f32;
+            assert!(mean > 8.0, "{fen}: batches of {sizes:?}");
+            let m = mcts.best_move().unwrap();
+            assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), best, "{fen}");
+            let moves = mcts.root_moves();
+            assert_eq!(moves.iter().map(|m| m.visits).sum::<u32>(), 799);
+        }
+    }
+
+    #[test]
+    fn a_cancelled_batch_leaves_the_tree_as_it_was() {
+        let mut mcts = Mcts::new(Chess::default(), Vec::new(), Puct::default());
+        mcts.run(&mut Material, 100);
+        let (moves, size) = (mcts.root_moves(), mcts.size());
+        let batch = mcts.gather(16, u32::MAX);
+        assert!(batch.len() > 1 && batch.planes().len() == batch.len() * 22 * 64);
+        mcts.cancel(batch);
+        assert_eq!((mcts.root_moves(), mcts.size()), (moves, size));
+        assert!(mcts.nodes.iter().all(|n| n.virtual_losses == 0 && !n.waiting));
+        // And it searches on, sequentially or by batches.
+        mcts.run(&mut Material, 10);
+        assert_eq!(mcts.playouts(), 110);
+    }
+
+    #[test]
+    fn a_finished_game_in_a_batch_counts_at_once() {
+        // Black is mated after a1a8: that leaf is a finished game, backed up
+        // while gathering, never sent for evaluation.
+        let mut mcts = Mcts::new(position("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Vec::new(), Puct::default());
+        run_batched(&mut mcts, 1, 1);
+        let before = mcts.playouts();
+        let batch = mcts.gather(64, u32::MAX);
+        let sent: u32 = batch.len() as u32;
+        assert!(batch.leaves().iter().all(|l| !l.moves().is_empty()));
+        mcts.apply(batch, |_, leaf, priors| Material.evaluate(&leaf.pos, leaf.repetitions, &leaf.moves, priors));
+        assert!(mcts.playouts() > before + sent, "the mate counted beside the {sent} leaves");
+        assert!(
+            mcts.root_moves().iter().any(|m| m.mv.to_uci(CastlingMode::Standard).to_string() == "a1a8" && m.visits > 1)
+        );
     }
 
     #[test]

@@ -7,11 +7,18 @@
 //! host answers `stop` between slices. With MultiPV `k`, each report is `k`
 //! lines in a row ([`Event::Line`] each): the `k` most visited root moves,
 //! each with the most visited path below it.
+//!
+//! A host with a batch device (the browser's WebGPU) runs the same search
+//! by batches instead: [`gather`](MctsSearch::gather) selects leaves,
+//! the host evaluates them, [`apply`](MctsSearch::apply) expands them, and
+//! [`poll`](MctsSearch::poll) gives the reports and the end that `step`
+//! would have given. `stop` or a CPU `step` takes a batch in flight back.
 
 use alloc::vec::Vec;
 
 use shakmaty::{Chess, Color, Move, Position};
 
+use crate::alphazero::leaf_batch::{Leaf, LeafBatch};
 use crate::alphazero::mcts::{Evaluator, Mcts, Puct, RootMove};
 use crate::arch::AZ_VALUE_SCALE_CP;
 use crate::search::{Event, Limits, Score};
@@ -40,6 +47,8 @@ pub struct MctsSearch<E> {
     line_index: usize,
     /// Lines of the current report still to give.
     pending: usize,
+    /// Leaves a host is evaluating.
+    in_flight: Option<LeafBatch>,
 }
 
 impl<E: Evaluator> MctsSearch<E> {
@@ -55,6 +64,7 @@ impl<E: Evaluator> MctsSearch<E> {
             multipv: 1,
             line_index: 0,
             pending: 0,
+            in_flight: None,
         }
     }
 
@@ -77,6 +87,7 @@ impl<E: Evaluator> MctsSearch<E> {
         self.running = legal > 0;
         self.multipv = limits.multipv.clamp(1, legal.max(1));
         self.tree = Some(Mcts::new(root, game.to_vec(), Puct::default()));
+        self.in_flight = None;
         self.next_line = 64;
         self.reported = 0;
         self.line_index = 0;
@@ -97,37 +108,15 @@ impl<E: Evaluator> MctsSearch<E> {
     }
 
     /// Runs about `budget` playouts; `should_stop` gets the playout count
-    /// every 64 playouts.
+    /// every 64 playouts. A batch in flight is taken back first.
     pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        if !self.running || self.tree.is_none() {
-            self.running = false;
-            return Event::Finished;
-        }
-        if self.pending > 0 {
-            self.pending -= 1;
-            self.line_index += 1;
-            return Event::Line;
-        }
+        self.cancel();
         let end = self.nodes().saturating_add(budget.max(1));
         loop {
-            let nodes = self.nodes();
-            let full = self.tree.as_ref().is_some_and(|t| t.size() >= MAX_TREE_NODES);
-            if full
-                || self.limit.is_some_and(|limit| nodes >= limit)
-                || (nodes > 0 && nodes.is_multiple_of(64) && should_stop(nodes))
-            {
-                // The last line first, then the end.
-                if self.reported != nodes {
-                    return self.report(nodes);
-                }
-                self.running = false;
-                return Event::Finished;
+            if let Some(event) = self.check(&mut |nodes| nodes.is_multiple_of(64) && should_stop(nodes)) {
+                return event;
             }
-            if nodes >= self.next_line {
-                self.next_line = nodes.saturating_mul(2);
-                return self.report(nodes);
-            }
-            if nodes >= end {
+            if self.nodes() >= end {
                 return Event::Paused;
             }
             if let Some(tree) = self.tree.as_mut() {
@@ -136,8 +125,88 @@ impl<E: Evaluator> MctsSearch<E> {
         }
     }
 
-    /// Ends the search.
+    /// What is due before the next playout, if anything: the rest of a
+    /// report, the end (a full tree, the limit or `should_stop`), or a report.
+    fn check(&mut self, should_stop: &mut dyn FnMut(u64) -> bool) -> Option<Event> {
+        if !self.running || self.tree.is_none() {
+            self.running = false;
+            return Some(Event::Finished);
+        }
+        if self.pending > 0 {
+            self.pending -= 1;
+            self.line_index += 1;
+            return Some(Event::Line);
+        }
+        let nodes = self.nodes();
+        let full = self.tree.as_ref().is_some_and(|t| t.size() >= MAX_TREE_NODES);
+        if full || self.limit.is_some_and(|limit| nodes >= limit) || (nodes > 0 && should_stop(nodes)) {
+            // The last line first, then the end.
+            if self.reported != nodes {
+                return Some(self.report(nodes));
+            }
+            self.running = false;
+            return Some(Event::Finished);
+        }
+        if nodes >= self.next_line {
+            self.next_line = nodes.saturating_mul(2);
+            return Some(self.report(nodes));
+        }
+        None
+    }
+
+    /// Selects up to `max` leaves for the host to evaluate, and keeps them
+    /// until [`apply`](Self::apply): `None` while no search runs or a batch
+    /// is already in flight. Finished games met on the way count at once,
+    /// so a batch may be empty (apply it all the same). The limit and the
+    /// next report count the leaves in flight: `go nodes 800` plays 800
+    /// playouts, not more, and reports come at the same counts as by `step`.
+    pub fn gather(&mut self, max: usize) -> Option<&LeafBatch> {
+        if !self.running || self.in_flight.is_some() {
+            return None;
+        }
+        // A batch stops at the next report, so reports come where `step` gives them.
+        let limit = self.limit.unwrap_or(u64::MAX).min(self.next_line).min(u64::from(u32::MAX)) as u32;
+        let tree = self.tree.as_mut()?;
+        if tree.size() >= MAX_TREE_NODES {
+            return None;
+        }
+        self.in_flight = Some(tree.gather(max, limit));
+        self.in_flight.as_ref()
+    }
+
+    /// The batch in flight, if any.
+    pub fn in_flight(&self) -> Option<&LeafBatch> {
+        self.in_flight.as_ref()
+    }
+
+    /// Expands the batch in flight with its evaluations (see
+    /// [`Mcts::apply`]); false if there is none (`stop` took it back).
+    pub fn apply(&mut self, evaluate: impl FnMut(usize, &Leaf, &mut Vec<f32>) -> f32) -> bool {
+        match (self.in_flight.take(), self.tree.as_mut()) {
+            (Some(batch), Some(tree)) => {
+                tree.apply(batch, evaluate);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes the batch in flight back unevaluated.
+    pub fn cancel(&mut self) {
+        if let (Some(batch), Some(tree)) = (self.in_flight.take(), self.tree.as_mut()) {
+            tree.cancel(batch);
+        }
+    }
+
+    /// Between batches: the event `step` would give before its next
+    /// playout ([`Event::Paused`] if none); `should_stop` is asked every time.
+    pub fn poll(&mut self, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
+        self.check(should_stop).unwrap_or(Event::Paused)
+    }
+
+    /// Ends the search, taking a batch in flight back.
     pub fn stop(&mut self) {
+        self.cancel();
         self.running = false;
     }
 

@@ -44,9 +44,12 @@
 //! [`AzNet`]: a residual tower of 3 × 3 convolutions ([`conv`], batch norm
 //! folded in) with a policy head over the 4,672 indexes and a value head,
 //! in `f32` on the [`kernels`](crate::kernels)' matrix product, read from a
-//! `.dcaz` file. [`AzEvaluator`] gives MCTS its value and priors.
+//! `.dcaz` file. [`AzEvaluator`] gives MCTS its value and priors, one
+//! position at a time; a host with a batch device gathers leaves instead
+//! ([`leaf_batch`]).
 
 pub mod conv;
+pub mod leaf_batch;
 pub mod mcts;
 pub mod mcts_search;
 pub mod net;
@@ -56,6 +59,7 @@ pub mod policy;
 pub mod utility_search;
 
 pub use conv::Conv;
+pub use leaf_batch::{Leaf, LeafBatch, evaluate_leaves, outputs_len};
 pub use mcts::{Evaluator, Mcts, Puct, RootMove};
 pub use mcts_search::{MAX_TREE_NODES, MctsSearch, PLAYOUTS_PER_DEPTH};
 pub use net::{AZ_MAGIC, AZ_VERSION, AzDense, AzLayers, AzNet, AzOutput, AzScratch};

@@ -6,9 +6,10 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Move};
 
+use crate::alphazero::leaf_batch::softmax_priors;
 use crate::alphazero::mcts::Evaluator;
 use crate::alphazero::net::{AzNet, AzScratch};
-use crate::alphazero::{POLICY_SIZE, Planes, move_index};
+use crate::alphazero::{POLICY_SIZE, Planes};
 
 /// MCTS judged by an [`AzNet`].
 pub struct AzEvaluator {
@@ -42,12 +43,7 @@ impl Evaluator for AzEvaluator {
         let planes = Planes::new(pos, repetitions);
         let value = self.net.evaluate_into(&planes, &mut self.scratch, &mut self.logits);
         self.evaluations += 1;
-        let start = priors.len();
-        priors.extend(moves.iter().map(|m| self.logits[move_index(pos, m)]));
-        let top = priors[start..].iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        for p in &mut priors[start..] {
-            *p = libm::expf(*p - top);
-        }
+        softmax_priors(pos, moves, |index| self.logits[index], priors);
         value
     }
 }

@@ -63,6 +63,12 @@ impl Planes {
         Planes { values }
     }
 
+    /// Planes from their values, plane by plane (`PLANES × 64` of them, or
+    /// `None`), as a host hands back [`values`](Self::values).
+    pub fn from_values(values: &[f32]) -> Option<Planes> {
+        Some(Planes { values: values.try_into().ok()? })
+    }
+
     /// All values, plane by plane.
     pub fn values(&self) -> &[f32] {
         &self.values

@@ -79,7 +79,7 @@ struct Active {
 
 /// A UCI engine over the scalar or the comparison search (`Search`).
 pub struct UciEngine {
-    search: Option<Searcher>,
+    pub(super) search: Option<Searcher>,
     options: Options,
     /// Largest `Threads` the host supports (1 in the browser worker).
     max_threads: usize,
@@ -458,14 +458,25 @@ impl UciEngine {
     /// variations complete and `bestmove` when the search ends. `clock`
     /// returns the time in ms (same epoch as [`handle`](Self::handle)'s `now`).
     pub fn think(&mut self, nodes: u64, clock: &dyn Fn() -> u64, out: &mut dyn FnMut(&str)) {
-        let (Some(active), Some(search)) = (&mut self.active, &mut self.search) else { return };
-        if active.waiting {
-            return;
-        }
-        let started = active.started;
-        let hard = active.budget.map(|b| b.hard);
-        let helpers = self.helper_nodes.load(Ordering::Relaxed);
+        let Some((started, hard)) = self.deadline() else { return };
+        let Some(search) = &mut self.search else { return };
         let event = search.step(nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
+        self.on_event(event, clock, out);
+    }
+
+    /// The running search's start and hard time limit (ms), unless it
+    /// waits for `stop` or none runs.
+    pub(super) fn deadline(&self) -> Option<(u64, Option<u64>)> {
+        let active = self.active.as_ref().filter(|a| !a.waiting)?;
+        Some((active.started, active.budget.map(|b| b.hard)))
+    }
+
+    /// Reports what the search's last step gave (`info` lines) and sends
+    /// `bestmove` when the search ends.
+    pub(super) fn on_event(&mut self, event: Event, clock: &dyn Fn() -> u64, out: &mut dyn FnMut(&str)) {
+        let (Some(active), Some(search)) = (&mut self.active, &mut self.search) else { return };
+        let started = active.started;
+        let helpers = self.helper_nodes.load(Ordering::Relaxed);
         let finish_now = match event {
             Event::Paused => {
                 // A long iteration still shows progress, as engines do: depth,

@@ -3,6 +3,7 @@
 //! native binary and the browser worker both drive, and the Lazy SMP
 //! helpers ([`HelperPool`]) that both run on their threads.
 
+mod batched;
 mod command;
 mod engine;
 mod helpers;

@@ -129,6 +129,23 @@ impl Searcher {
         }
     }
 
+    /// The AlphaZero network's MCTS, if it plays: a host with a batch
+    /// device evaluates its leaves ([`UciEngine::gather_leaves`](super::UciEngine::gather_leaves)).
+    pub fn az_search_mut(&mut self) -> Option<&mut MctsSearch<AzEvaluator>> {
+        match self {
+            Searcher::Az(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The AlphaZero network's MCTS, if it plays.
+    pub fn az_search(&self) -> Option<&MctsSearch<AzEvaluator>> {
+        match self {
+            Searcher::Az(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The learner's network, if one plays.
     pub fn learned_network(&self) -> Option<&LearnedNet> {
         match self {
