@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use deepchess_core::{Accumulator, FeatureDelta, Kernel, Network, Shape, random};
+use deepchess_core::{Accumulator, FeatureDelta, Kernel, Network, Shape, seeded};
 use shakmaty::{Chess, Move, Position};
 
 /// Runs `f` over `items` until at least `min` has passed; returns operations per second.
@@ -24,7 +24,7 @@ fn rate<T>(items: &[T], min: Duration, mut f: impl FnMut(&T)) -> f64 {
 
 fn main() {
     let min = Duration::from_millis(std::env::var("BENCH_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1500));
-    let games: Vec<Vec<(Chess, Option<Move>)>> = (0..64).map(|seed| random::playout(120, seed)).collect();
+    let games: Vec<Vec<(Chess, Option<Move>)>> = (0..64).map(|seed| seeded::playout(120, seed)).collect();
     let steps: Vec<(Chess, Move, Chess)> = games
         .iter()
         .flatten()
@@ -39,7 +39,7 @@ fn main() {
     let positions: Vec<Chess> = steps.iter().map(|(b, _, _)| b.clone()).collect();
 
     for shape in [Shape::distilled(), Shape::full()] {
-        let bytes = random::network(&shape, 2.0, 1).to_bytes();
+        let bytes = seeded::network(&shape, 2.0, 1).to_bytes();
         println!("network {shape}");
         println!("{:<8} {:>16} {:>16} {:>16}", "kernel", "update/s", "embed/s", "compare/s");
         for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {

@@ -7,17 +7,27 @@
 //!
 //! - the paper's 773-bit position encoding ([`Features`]) and its per-move
 //!   change ([`FeatureDelta`]);
-//! - the weights file ([`format`]) and the quantized network ([`Network`]):
+//! - the `.dcnn` file ([`format`]) and the quantized network ([`Network`]):
 //!   an incrementally updated first layer ([`Accumulator`]), Pos2Vec
 //!   [`Embedding`]s, `compare(a, b)`, the probability that `a` is better
 //!   for White than `b`, and, where the file has a utility head,
 //!   `evaluate`, a position's value in centipawns;
 //! - the SIMD [`kernels`] (scalar oracle, AVX2, SIMD128);
-//! - the two [`search`]es, DeepChess's comparison alpha-beta and a scalar
-//!   principal-variation search over the utility head, and the [`uci`]
-//!   protocol;
 //! - the float reference network ([`FloatNetwork`]) that tests and the
-//!   trainer's export use.
+//!   trainer's export use;
+//! - the other families: the learners' scalar networks ([`learned`]) and
+//!   the AlphaZero seed's ([`alphazero`]);
+//! - one entry for any weights file ([`Weights::from_bytes`]) over the
+//!   shared header ([`file`]);
+//! - the [`search`]es behind one seam ([`Search`], built by
+//!   [`search::factory`]): DeepChess's comparison alpha-beta, a scalar
+//!   principal-variation search, MCTS; and the [`uci`] protocol.
+//!
+//! The folders follow the domain: [`deepchess`] (encoding, accumulator,
+//! layers, quantization, format, network), [`learned`], [`alphazero`],
+//! [`search`] (`comparison`, `scalar`, `mcts`, their shared
+//! [`vocabulary`](search::vocabulary)), [`uci`]. The flat paths below
+//! (`deepchess_core::Network`, …) are re-exports.
 //!
 //! The architecture and its quantization are declared once, in [`arch`].
 //! Rules come from [`shakmaty`].
@@ -51,34 +61,38 @@ pub use shakmaty;
 pub mod alphazero;
 pub mod arch;
 pub mod bench;
-pub mod format;
+pub mod deepchess;
+pub mod file;
 pub mod kernels;
 pub mod learned;
-pub mod quantize;
-#[cfg(feature = "random")]
-pub mod random;
 pub mod search;
+#[cfg(feature = "random")]
+pub mod seeded;
 pub mod uci;
+pub mod weights;
 
-mod accumulator;
-mod default_network;
-mod delta;
-mod embedding;
-mod error;
-mod features;
-mod float;
-mod layers;
-mod network;
-mod shape;
+/// The `.dcnn` file ([`deepchess::format`]) and what every weights file
+/// shares ([`file`]), under the path they always had.
+pub mod format {
+    pub use crate::deepchess::format::*;
+    pub use crate::file::{
+        FileHeader, Format, MAX_CP_SCALE, MAX_DESCRIPTION, Reader, is_valid_cp_scale, read_cp_scale, write_description,
+        write_u32,
+    };
+}
 
-pub use accumulator::Accumulator;
-pub use default_network::DEFAULT_NETWORK;
-pub use delta::FeatureDelta;
-pub use embedding::Embedding;
-pub use error::{UtilityDefect, WeightsError};
-pub use features::{Features, castling_index, mirror_index, piece_index};
-pub use float::{FloatLayer, FloatNetwork, crelu};
+pub use deepchess::quantize;
+
+pub use deepchess::accumulator::Accumulator;
+pub use deepchess::default_network::DEFAULT_NETWORK;
+pub use deepchess::delta::FeatureDelta;
+pub use deepchess::embedding::Embedding;
+pub use deepchess::features::{Features, castling_index, mirror_index, piece_index};
+pub use deepchess::float::{FloatLayer, FloatNetwork, crelu};
+pub use deepchess::layers::{Dense, FeatureTransformer};
+pub use deepchess::network::{Network, logit_to_probability};
+pub use deepchess::shape::{Shape, ShapeError};
+pub use file::{UtilityDefect, WeightsError};
 pub use kernels::Kernel;
-pub use layers::{Dense, FeatureTransformer};
-pub use network::{Network, logit_to_probability};
-pub use shape::{Shape, ShapeError};
+pub use search::{Search, SearchKind};
+pub use weights::{Family, Weights};

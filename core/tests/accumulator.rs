@@ -1,19 +1,19 @@
 //! The incremental accumulator equals a full recompute after every move of
 //! thousands of random positions, on every kernel and both network shapes.
 
-use deepchess_core::{Accumulator, FeatureDelta, Kernel, Network, Shape, random};
+use deepchess_core::{Accumulator, FeatureDelta, Kernel, Network, Shape, seeded};
 use shakmaty::Position;
 
 #[test]
 fn incremental_equals_full_recompute() {
     for (shape, seed) in [(Shape::distilled(), 11), (Shape::full(), 12)] {
-        let bytes = random::network(&shape, 1.0, seed).to_bytes();
+        let bytes = seeded::network(&shape, 1.0, seed).to_bytes();
         for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
             let mut net = Network::from_bytes(&bytes).unwrap();
             assert!(net.set_kernel(kernel));
             let mut positions = 0;
             for game in 0..40 {
-                let playout = random::playout(250, 1000 + game);
+                let playout = seeded::playout(250, 1000 + game);
                 let mut acc = Accumulator::new(&net, &playout[0].0);
                 for (before, m) in &playout {
                     assert_eq!(acc, Accumulator::new(&net, before), "{kernel:?} {shape}");
@@ -35,7 +35,7 @@ fn incremental_equals_full_recompute() {
 
 #[test]
 fn every_kernel_gives_the_same_embeddings_and_comparisons() {
-    let bytes = random::network(&Shape::distilled(), 1.0, 5).to_bytes();
+    let bytes = seeded::network(&Shape::distilled(), 1.0, 5).to_bytes();
     let scalar = {
         let mut net = Network::from_bytes(&bytes).unwrap();
         assert!(net.set_kernel(Kernel::Scalar));
@@ -44,7 +44,7 @@ fn every_kernel_gives_the_same_embeddings_and_comparisons() {
     for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
         let mut net = Network::from_bytes(&bytes).unwrap();
         assert!(net.set_kernel(kernel));
-        let positions: Vec<_> = (0..20).flat_map(|seed| random::playout(80, seed)).map(|(p, _)| p).collect();
+        let positions: Vec<_> = (0..20).flat_map(|seed| seeded::playout(80, seed)).map(|(p, _)| p).collect();
         for pair in positions.windows(2) {
             let (a, b) = (net.embed_position(&pair[0]), net.embed_position(&pair[1]));
             assert_eq!(a, scalar.embed_position(&pair[0]), "{kernel:?}");

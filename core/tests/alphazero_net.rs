@@ -3,10 +3,9 @@
 //! and MCTS playing with it.
 
 use deepchess_core::alphazero::conv::{SQUARES, reference_forward};
-use deepchess_core::alphazero::{
-    AZ_MAGIC, AzEvaluator, AzNet, AzScratch, Conv, Evaluator, Mcts, POLICY_SIZE, Planes, Puct, move_index,
-};
-use deepchess_core::random::{az_net, playout};
+use deepchess_core::alphazero::{AZ_MAGIC, AzNet, AzScratch, Conv, POLICY_SIZE, Planes, move_index};
+use deepchess_core::search::{AzEvaluator, Mcts, PolicyValue, Puct};
+use deepchess_core::seeded::{az_net, playout};
 use deepchess_core::{Kernel, WeightsError};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 use shakmaty::fen::Fen;
@@ -228,14 +227,18 @@ fn the_uci_engine_loads_and_plays_an_alphazero_network_by_mcts() {
 /// searches no more.
 #[test]
 fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
-    use deepchess_core::uci::{SearchKind, Searcher, UciEngine};
+    use deepchess_core::search::{SearchChoice, SearchKind, build};
+    use deepchess_core::uci::UciEngine;
+    use deepchess_core::{Search, Weights};
     let shape = deepchess_core::Shape::distilled().with_utility(true).unwrap();
-    let net = deepchess_core::Network::from_bytes(&deepchess_core::random::network(&shape, 2.0, 5).to_bytes()).unwrap();
-    assert_eq!(Searcher::new(SearchKind::Scalar, net.clone(), 1).slice_nodes(2048), 2048);
-    assert_eq!(Searcher::new(SearchKind::Mcts, net, 1).slice_nodes(2048), 64);
-    assert_eq!(Searcher::az(az_net(6, 64, 1)).slice_nodes(2048), 3);
-    assert_eq!(Searcher::az(az_net(19, 256, 1)).slice_nodes(2048), 1);
-    assert_eq!(Searcher::az(az_net(1, 8, 1)).slice_nodes(2048), 1024);
+    let net = deepchess_core::Network::from_bytes(&deepchess_core::seeded::network(&shape, 2.0, 5).to_bytes()).unwrap();
+    let slice = |search: Box<dyn Search>| 2048 / search.node_cost();
+    let choice = |mcts| SearchChoice { search: SearchKind::Scalar, mcts };
+    assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(false), 1)), 2048);
+    assert_eq!(slice(build(&Weights::DeepChess(net), choice(true), 1)), 64);
+    assert_eq!(slice(build(&Weights::AlphaZero(az_net(6, 64, 1)), choice(true), 1)), 3);
+    assert_eq!(slice(build(&Weights::AlphaZero(az_net(19, 256, 1)), choice(true), 1)), 1);
+    assert_eq!(slice(build(&Weights::AlphaZero(az_net(1, 8, 1)), choice(true), 1)), 1024);
 
     let mut engine = UciEngine::new(None);
     let mut out = Vec::new();

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use deepchess_core::{FeatureDelta, Features, random};
+use deepchess_core::{FeatureDelta, Features, seeded};
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square, fen::Fen};
 
 fn position(fen: &str) -> Chess {
@@ -74,7 +74,7 @@ fn delta_equals_reencoding_over_random_games() {
     let (mut castles, mut en_passant, mut promotions, mut captures, mut lost_rights) = (0, 0, 0, 0, 0);
     let mut moves = 0;
     for seed in 0..300 {
-        for (before, m) in random::playout(300, seed) {
+        for (before, m) in seeded::playout(300, seed) {
             let before_features = Features::from_position(&before);
             check_decodes(&before, &before_features);
             let Some(m) = m else { continue };

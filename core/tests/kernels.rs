@@ -2,7 +2,7 @@
 //! bit, on random data and on the extremes (wrapping, saturation).
 
 use deepchess_core::kernels::{self, Kernel, scalar};
-use deepchess_core::random;
+use deepchess_core::seeded;
 
 fn simd_kernels() -> Vec<Kernel> {
     let found: Vec<Kernel> = Kernel::ALL.into_iter().filter(|k| *k != Kernel::Scalar && k.is_supported()).collect();
@@ -15,7 +15,7 @@ fn simd_kernels() -> Vec<Kernel> {
 #[test]
 fn every_operation_matches_the_oracle_on_random_data() {
     for kernel in simd_kernels() {
-        let failed = random::kernel_mismatches(kernel, 2_000, 1);
+        let failed = seeded::kernel_mismatches(kernel, 2_000, 1);
         assert!(failed.is_empty(), "{kernel:?} differs from the scalar oracle in {failed:?}");
     }
 }

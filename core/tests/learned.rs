@@ -5,8 +5,9 @@
 
 use deepchess_core::Kernel;
 use deepchess_core::WeightsError;
-use deepchess_core::learned::{Activation, InputKind, LEARNED_MAGIC, LearnedEvaluator, LearnedNet, OutputKind};
-use deepchess_core::random::{learned_net, playout};
+use deepchess_core::learned::{Activation, InputKind, LEARNED_MAGIC, LearnedNet, OutputKind};
+use deepchess_core::search::LearnedEvaluator;
+use deepchess_core::seeded::{learned_net, playout};
 use deepchess_core::search::{Event, Limits, ScalarSearch};
 use shakmaty::{Chess, FromSetup, Position};
 

@@ -3,7 +3,7 @@
 
 use deepchess_core::arch::{ACT_SCALE, FT_SCALE, MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, SUM_SCALE, WEIGHT_SCALE};
 use deepchess_core::kernels::scalar;
-use deepchess_core::{Features, Network, Shape, crelu, quantize, random};
+use deepchess_core::{Features, Network, Shape, crelu, quantize, seeded};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// Slack for f32 arithmetic in the float reference itself.
@@ -38,10 +38,10 @@ fn tensor_steps() {
 #[test]
 fn first_layer_step() {
     for shape in [Shape::distilled(), Shape::full()] {
-        let float = random::network(&shape, 1.0, 21);
+        let float = seeded::network(&shape, 1.0, 21);
         let net = Network::from_bytes(&float.to_bytes()).unwrap();
         for seed in 0..30 {
-            for (pos, _) in random::playout(120, seed) {
+            for (pos, _) in seeded::playout(120, seed) {
                 let features = Features::from_position(&pos);
                 let bound = (features.len() as f32 + 1.0) * 0.5 / FT_SCALE as f32 + EPS;
                 let exact = float.first_layer(&features);
@@ -114,9 +114,9 @@ fn whole_network_stays_close_to_float() {
         (Shape::full(), 32, Bounds { worst_embedding: 0.22, mean_embedding: 0.025, probability: 0.045 }),
     ];
     for (shape, seed, bounds) in cases {
-        let float = random::network(&shape, SCALE, seed);
+        let float = seeded::network(&shape, SCALE, seed);
         let net = Network::from_bytes(&float.to_bytes()).unwrap();
-        let positions: Vec<_> = (0..40).flat_map(|s| random::playout(100, s)).map(|(p, _)| p).collect();
+        let positions: Vec<_> = (0..40).flat_map(|s| seeded::playout(100, s)).map(|(p, _)| p).collect();
         let (mut worst_embedding, mut total_error, mut values, mut active) = (0f32, 0f32, 0usize, 0usize);
         let embeddings: Vec<_> = positions
             .iter()
@@ -170,12 +170,12 @@ fn whole_network_stays_close_to_float() {
 #[test]
 fn utility_head_stays_close_to_float() {
     let shape = Shape::distilled().with_utility(true).unwrap();
-    let float = random::network(&shape, SCALE, 33);
+    let float = seeded::network(&shape, SCALE, 33);
     let net = Network::from_bytes(&float.to_bytes()).unwrap();
     let layer = float.utility_layer().unwrap();
     let cp_scale = f64::from(float.cp_scale());
     let (mut worst, mut total, mut count) = (0f64, 0f64, 0usize);
-    for pos in (0..40).flat_map(|s| random::playout(100, s)).map(|(p, _)| p) {
+    for pos in (0..40).flat_map(|s| seeded::playout(100, s)).map(|(p, _)| p) {
         let features = Features::from_position(&pos);
         let sides = [features, features.mirrored()].map(|f| {
             let mut acc = net.accumulator(&pos);

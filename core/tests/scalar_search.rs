@@ -15,13 +15,13 @@ use common::{depth, forces_mate, game, material, position, uci};
 use deepchess_core::search::{
     Bound, Evaluator, Event, Limits, MATE, NetEvaluator, POLL_NODES, ScalarSearch, Score, ScoreTable, move_code, see_ge,
 };
-use deepchess_core::{Network, Shape, random};
+use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position, Role, fen::Fen};
 
 fn net() -> Network {
     let shape = Shape::distilled().with_utility(true).unwrap();
-    Network::from_bytes(&random::network(&shape, 2.0, 77).to_bytes()).unwrap()
+    Network::from_bytes(&seeded::network(&shape, 2.0, 77).to_bytes()).unwrap()
 }
 
 fn net_search() -> ScalarSearch<NetEvaluator> {

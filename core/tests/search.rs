@@ -11,18 +11,18 @@ use std::cmp::Ordering;
 
 use common::{depth, forces_mate, game, material, position, uci};
 
-use deepchess_core::search::{Comparator, Event, Limits, NetComparator, Score, Search, Value};
-use deepchess_core::{Network, Shape, random};
+use deepchess_core::search::{Comparator, Event, Limits, NetComparator, Score, ComparisonSearch, Value};
+use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Role};
 
-fn net_search() -> Search<NetComparator> {
-    let net = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 77).to_bytes()).unwrap();
-    Search::new(NetComparator::new(net, 1 << 20), 1 << 20)
+fn net_search() -> ComparisonSearch<NetComparator> {
+    let net = Network::from_bytes(&seeded::network(&Shape::distilled(), 2.0, 77).to_bytes()).unwrap();
+    ComparisonSearch::new(NetComparator::new(net, 1 << 20), 1 << 20)
 }
 
 /// Runs to the end in one go; returns the last line's score and the best move.
-fn run<C: Comparator>(search: &mut Search<C>, pos: &Chess, game: &[u64], limits: Limits) -> (Score, Option<Move>) {
+fn run<C: Comparator>(search: &mut ComparisonSearch<C>, pos: &Chess, game: &[u64], limits: Limits) -> (Score, Option<Move>) {
     search.start(pos.clone(), game, limits);
     while search.step(u64::MAX, &mut |_| false) != Event::Finished {}
     let value = search.lines().next().map(|line| line.value.clone()).unwrap_or(Value::Draw);
@@ -127,8 +127,8 @@ impl Comparator for Material {
     fn clear(&mut self) {}
 }
 
-fn material_search() -> Search<Material> {
-    Search::new(Material { depth: 0 }, 1 << 16)
+fn material_search() -> ComparisonSearch<Material> {
+    ComparisonSearch::new(Material { depth: 0 }, 1 << 16)
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The UCI engine state machine, driven line by line as a host drives it.
 
-use deepchess_core::uci::{Command, HelperPool, Request, SearchKind, UciEngine};
-use deepchess_core::{Network, Shape, random};
+use deepchess_core::SearchKind;
+use deepchess_core::uci::{Command, HelperPool, Request, UciEngine};
+use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
@@ -9,7 +10,7 @@ use shakmaty::{Chess, Position};
 /// default).
 fn engine() -> UciEngine {
     let shape = Shape::distilled().with_utility(true).unwrap();
-    let net = Network::from_bytes(&random::network(&shape, 2.0, 5).to_bytes()).unwrap();
+    let net = Network::from_bytes(&seeded::network(&shape, 2.0, 5).to_bytes()).unwrap();
     UciEngine::new(Some(net))
 }
 
@@ -196,7 +197,7 @@ fn no_network_is_an_error_not_a_crash() {
     assert!(out.iter().any(|l| l.starts_with("info string error: no network")));
     assert_eq!(bestmove(&out), "(none)");
     let mut out = Vec::new();
-    let bytes = random::network(&Shape::distilled(), 1.0, 1).to_bytes();
+    let bytes = seeded::network(&Shape::distilled(), 1.0, 1).to_bytes();
     e.load_network(Ok(&bytes), "test.dcnn", &mut |l| out.push(l.to_string()));
     e.load_network(Ok(&bytes[..100]), "broken.dcnn", &mut |l| out.push(l.to_string()));
     assert!(out[0].starts_with("info string loaded network test.dcnn"));
@@ -279,7 +280,7 @@ fn search_option() {
     e.handle("stop", 0, &mut |_| {});
 
     // A network without a utility head plays the comparison search, and says so.
-    let comparison_only = Network::from_bytes(&random::network(&Shape::distilled(), 2.0, 5).to_bytes()).unwrap();
+    let comparison_only = Network::from_bytes(&seeded::network(&Shape::distilled(), 2.0, 5).to_bytes()).unwrap();
     let mut e = UciEngine::new(Some(comparison_only));
     assert_eq!(e.search_kind(), Some(SearchKind::Comparison));
     let out = session(&mut e, &["setoption name Search value scalar", "position startpos", "go depth 2"]);

@@ -2,11 +2,12 @@
 //! kind of damage.
 
 use deepchess_core::format::{self, MAGIC, VERSION};
-use deepchess_core::{Network, Shape, ShapeError, WeightsError, arch, random};
+use deepchess_core::learned::{InputKind, OutputKind};
+use deepchess_core::{Family, Network, Shape, ShapeError, Weights, WeightsError, arch, seeded};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 fn distilled_bytes() -> Vec<u8> {
-    let mut net = random::network(&Shape::distilled(), 1.0, 7);
+    let mut net = seeded::network(&Shape::distilled(), 1.0, 7);
     net.description = "test network, ünïcode".into();
     net.to_bytes()
 }
@@ -17,7 +18,7 @@ const HASH: usize = 8;
 #[test]
 fn round_trip_is_byte_exact() {
     for shape in [Shape::distilled(), Shape::full()] {
-        let bytes = random::network(&shape, 1.0, 3).to_bytes();
+        let bytes = seeded::network(&shape, 1.0, 3).to_bytes();
         let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(net.shape(), &shape);
         assert_eq!(net.to_bytes(), bytes);
@@ -56,7 +57,7 @@ fn wrong_magic_version_hash() {
 
     let mut bad = bytes.clone();
     bad[..4].copy_from_slice(b"NNUE");
-    assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadMagic { found: *b"NNUE" });
+    assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadMagic { found: *b"NNUE", accepted: &[format::FORMAT] });
 
     let mut bad = bytes.clone();
     bad[4..8].copy_from_slice(&(VERSION + 1).to_le_bytes());
@@ -165,7 +166,7 @@ fn file_name_is_the_content_hash() {
 fn float_network_file_round_trip() {
     use deepchess_core::FloatNetwork;
     for shape in [Shape::distilled(), Shape::full()] {
-        let mut net = random::network(&shape, 1.0, 8);
+        let mut net = seeded::network(&shape, 1.0, 8);
         net.description = "checkpoint".into();
         let bytes = net.to_float_bytes();
         assert_eq!(FloatNetwork::from_float_bytes(&bytes).unwrap(), net);
@@ -185,7 +186,7 @@ fn utility_heads_round_trip_and_version_1_still_loads() {
     let both = Shape::distilled().with_utility(true).unwrap();
     let alone = Shape::with_heads(&arch::DISTILLED_TOWER, &[], true).unwrap();
     for shape in [both.clone(), alone] {
-        let float = random::network(&shape, 1.0, 9);
+        let float = seeded::network(&shape, 1.0, 9);
         let bytes = float.to_bytes();
         let net = Network::from_bytes(&bytes).unwrap();
         assert_eq!(net.shape(), &shape);
@@ -224,7 +225,7 @@ fn utility_heads_round_trip_and_version_1_still_loads() {
 #[test]
 fn bad_utility_fields_are_typed_errors() {
     let shape = Shape::distilled().with_utility(true).unwrap();
-    let bytes = random::network(&shape, 1.0, 9).to_bytes();
+    let bytes = seeded::network(&shape, 1.0, 9).to_bytes();
     let flag = 12 + (4 + 4 * 4) + (4 + 4 * 4);
     let mut bad = bytes.clone();
     bad[flag..flag + 4].copy_from_slice(&7u32.to_le_bytes());
@@ -247,4 +248,38 @@ fn bad_utility_fields_are_typed_errors() {
     let mut bad = distilled_bytes();
     bad[flag..flag + 4].copy_from_slice(&1u32.to_le_bytes());
     assert!(matches!(Network::from_bytes(&bad), Err(WeightsError::ArchHashMismatch { .. })));
+}
+
+/// One entry reads every family, told by the magic, and names what it
+/// found and what it accepts when the magic is none of them.
+#[test]
+fn any_weights_file_loads_through_one_entry() {
+    let dcnn = distilled_bytes();
+    let dcsn = seeded::learned_net(InputKind::SideToMove768, OutputKind::Tanh, 3).to_bytes();
+    let dcaz = seeded::az_net(1, 8, 3).to_bytes();
+    for (bytes, family, extension) in
+        [(&dcnn, Family::DeepChess, "dcnn"), (&dcsn, Family::Learned, "dcsn"), (&dcaz, Family::AlphaZero, "dcaz")]
+    {
+        let weights = Weights::from_bytes(bytes).expect("loads");
+        assert_eq!(weights.family(), family);
+        assert_eq!(family.extension(), extension);
+        assert_eq!(&weights.to_bytes(), bytes, "{family:?} round trip");
+    }
+
+    let mut bad = dcsn.clone();
+    bad[..4].copy_from_slice(b"NNUE");
+    let err = Weights::from_bytes(&bad).unwrap_err();
+    assert!(matches!(err, WeightsError::BadMagic { found, accepted } if found == *b"NNUE" && accepted.len() == 3));
+    assert_eq!(
+        err.to_string(),
+        "not a weights file this build reads (magic \"NNUE\", expected \"DCNN\", \"DCSN\" or \"DCAZ\")"
+    );
+    bad[..4].copy_from_slice(&[0, 159, 146, 150]);
+    assert!(Weights::from_bytes(&bad).unwrap_err().to_string().contains("magic [00, 9f, 92, 96]"));
+
+    // A family's own defects are that family's typed errors.
+    let mut damaged = dcaz.clone();
+    damaged.truncate(dcaz.len() - 1);
+    assert!(matches!(Weights::from_bytes(&damaged), Err(WeightsError::Truncated { .. })));
+    assert!(matches!(Weights::from_bytes(b"DC"), Err(WeightsError::Truncated { .. })));
 }

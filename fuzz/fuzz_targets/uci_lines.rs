@@ -6,7 +6,7 @@
 use std::sync::{Mutex, OnceLock};
 
 use deepchess_core::uci::UciEngine;
-use deepchess_core::{Network, Shape, random};
+use deepchess_core::{Network, Shape, seeded};
 use libfuzzer_sys::fuzz_target;
 
 fn engine() -> &'static Mutex<UciEngine> {
@@ -14,7 +14,7 @@ fn engine() -> &'static Mutex<UciEngine> {
     ENGINE.get_or_init(|| {
         // Both heads, so `setoption name Search` switches between the two searches.
         let shape = Shape::distilled().with_utility(true).unwrap();
-        let net = Network::from_bytes(&random::network(&shape, 2.0, 1).to_bytes()).unwrap();
+        let net = Network::from_bytes(&seeded::network(&shape, 2.0, 1).to_bytes()).unwrap();
         let mut engine = UciEngine::new(Some(net));
         engine.set_max_threads(4);
         engine.handle("setoption name Hash value 1", 0, &mut |_| {});

@@ -1,17 +1,33 @@
-//! Choosing the network: a file, the embedded default, or a seeded random
-//! one; or a learner's network (`.dcsn`), or the AlphaZero seed's (`.dcaz`).
+//! Choosing the network: a file of any family (read once, through core's
+//! one entry, [`Weights::from_bytes`]), the embedded default, or a seeded
+//! random one; and writing one under its content-hash name.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use deepchess_core::alphazero::{AZ_MAGIC, AzNet};
-use deepchess_core::learned::{LEARNED_MAGIC, LearnedNet};
-use deepchess_core::{DEFAULT_NETWORK, Network, Shape, random};
+use deepchess_core::alphazero::AzNet;
+use deepchess_core::{DEFAULT_NETWORK, Network, Shape, Weights, seeded};
 
-/// Reads and checks a `.dcnn` file.
-pub fn load(path: &Path) -> anyhow::Result<Network> {
+/// Reads and checks a weights file of any family (`.dcnn`, `.dcsn`,
+/// `.dcaz`).
+pub fn load_weights(path: &Path) -> anyhow::Result<Weights> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Network::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))
+    Weights::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))
+}
+
+/// Reads and checks a `.dcnn` file; a network of another family is an
+/// error that names it.
+pub fn load(path: &Path) -> anyhow::Result<Network> {
+    load_weights(path)?.into_deepchess().map_err(|other| {
+        anyhow::anyhow!("{} is {}; this command takes a DeepChess network (.dcnn)", path.display(), other.family().describe())
+    })
+}
+
+/// Reads and checks the AlphaZero seed's network (`.dcaz`).
+pub fn load_az(path: &Path) -> anyhow::Result<AzNet> {
+    load_weights(path)?.into_alphazero().map_err(|other| {
+        anyhow::anyhow!("{} is {}, not an AlphaZero network (.dcaz)", path.display(), other.family().describe())
+    })
 }
 
 /// The embedded default network, if this build has one.
@@ -21,12 +37,21 @@ pub fn embedded() -> Option<(&'static str, Network)> {
     Some((name, Network::from_bytes(bytes).expect("the embedded network loads")))
 }
 
-/// The network given by `--weights`, else the embedded default.
-pub fn chosen(weights: Option<&Path>) -> anyhow::Result<Option<(String, Network)>> {
+/// The network given by `--weights` (any family), else the embedded
+/// default.
+pub fn chosen(weights: Option<&Path>) -> anyhow::Result<Option<(String, Weights)>> {
     Ok(match weights {
-        Some(path) => Some((path.display().to_string(), load(path)?)),
-        None => embedded().map(|(name, net)| (name.to_string(), net)),
+        Some(path) => Some((path.display().to_string(), load_weights(path)?)),
+        None => embedded().map(|(name, net)| (name.to_string(), Weights::DeepChess(net))),
     })
+}
+
+/// The DeepChess network given by `--weights`, else the embedded default.
+pub fn chosen_deepchess(weights: Option<&Path>) -> anyhow::Result<Network> {
+    match weights {
+        Some(path) => load(path),
+        None => embedded().map(|(_, net)| net).context("this build has no embedded network: give --weights"),
+    }
 }
 
 /// A seeded random network of the distilled shape with a utility head: the
@@ -35,26 +60,17 @@ pub fn chosen(weights: Option<&Path>) -> anyhow::Result<Option<(String, Network)
 /// network before utility heads existed.
 pub fn seeded_random() -> Network {
     let shape = Shape::distilled().with_utility(true).expect("the distilled shape takes a utility head");
-    let bytes = random::network(&shape, 2.0, 2016).to_bytes();
+    let bytes = seeded::network(&shape, 2.0, 2016).to_bytes();
     Network::from_bytes(&bytes).expect("a generated network loads")
 }
 
-/// The AlphaZero seed's network in `path` (a `.dcaz` file, told by its
-/// magic), or `None` if the file is another kind.
-pub fn load_az(path: &Path) -> anyhow::Result<Option<AzNet>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if !bytes.starts_with(&AZ_MAGIC) {
-        return Ok(None);
-    }
-    Ok(Some(AzNet::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))?))
-}
-
-/// The learner's network (`.dcsn`) at `path`, or `None` if the file is
-/// another kind of network; an error if it cannot be read or is damaged.
-pub fn load_learned(path: &Path) -> anyhow::Result<Option<LearnedNet>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if !bytes.starts_with(&LEARNED_MAGIC) {
-        return Ok(None);
-    }
-    Ok(Some(LearnedNet::from_bytes(&bytes).with_context(|| format!("cannot load {}", path.display()))?))
+/// Writes `weights` as `dir/deepchess-<hash>.<extension>` after checking
+/// that the bytes load back; returns the path.
+pub fn write_named(weights: &Weights, dir: &Path) -> anyhow::Result<PathBuf> {
+    let bytes = weights.to_bytes();
+    Weights::from_bytes(&bytes).context("the network does not load back")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(weights.family().file_name(&bytes));
+    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
 }

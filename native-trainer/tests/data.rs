@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use deepchess_core::random;
+use deepchess_core::seeded;
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 use deepchess_trainer::data::{
@@ -140,7 +140,7 @@ fn random_pgn(path: &Path, games: u64) {
     for seed in 0..games {
         let result = ["1-0", "0-1", "1/2-1/2"][seed as usize % 3];
         write!(out, "[Event \"Random {seed}\"]\n[Result \"{result}\"]\n\n").unwrap();
-        for (i, (pos, m)) in random::playout(60, seed).into_iter().enumerate() {
+        for (i, (pos, m)) in seeded::playout(60, seed).into_iter().enumerate() {
             let Some(m) = m else { break };
             if i % 2 == 0 {
                 write!(out, "{}. ", i / 2 + 1).unwrap();
@@ -181,7 +181,7 @@ fn splits_are_disjoint_by_game_and_builds_are_deterministic() {
 #[test]
 fn record_round_trip() {
     for seed in 0..100 {
-        for (i, (pos, m)) in random::playout(200, seed).into_iter().enumerate() {
+        for (i, (pos, m)) in seeded::playout(200, seed).into_iter().enumerate() {
             let Some(m) = m else { continue };
             for (result, eval) in [
                 (GameResult::WhiteWins, Some(Eval::Cp(-123))),

@@ -11,7 +11,7 @@ use burn::module::Module;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Color, Position, Role};
-use deepchess_core::{Features, Network, random};
+use deepchess_core::{Features, Network, seeded};
 use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels, Sampling};
 use deepchess_trainer::eval::accuracy;
 use deepchess_trainer::train::batch::Encoded;
@@ -39,7 +39,7 @@ fn balance(pos: &deepchess_core::shakmaty::Chess) -> i32 {
 fn learnable_pgn(path: &Path, games: u64) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     for seed in 0..games {
-        let game = random::playout(40, seed);
+        let game = seeded::playout(40, seed);
         let end = &game.last().unwrap().0;
         let result = match balance(end) {
             d if d > 0 => "1-0",
@@ -212,7 +212,7 @@ fn sparse_first_layer_equals_dense_product() {
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let device = Device::flex().autodiff();
     let model = Siamese::new(&deepchess_core::Shape::distilled(), &device);
-    let positions: Vec<_> = (0..8).flat_map(|s| random::playout(30, s)).map(|(p, _)| p).take(64).collect();
+    let positions: Vec<_> = (0..8).flat_map(|s| seeded::playout(30, s)).map(|(p, _)| p).take(64).collect();
     let features: Vec<Features> = positions.iter().map(Features::from_position).collect();
     // Through the embedding bag.
     let mut bits = Vec::new();
@@ -613,7 +613,7 @@ fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn
 /// Random positions: a few random plies from the start, for the AlphaZero
 /// network's tests.
 fn random_positions(count: u64) -> Vec<deepchess_core::shakmaty::Chess> {
-    (0..count).map(|seed| random::playout(8 + 3 * seed as usize, seed).pop().expect("a position").0).collect()
+    (0..count).map(|seed| seeded::playout(8 + 3 * seed as usize, seed).pop().expect("a position").0).collect()
 }
 
 #[test]

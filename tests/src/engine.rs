@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use deepchess_core::{Shape, random};
+use deepchess_core::{Shape, seeded};
 use deepchess_trainer::play::engine::Engine;
 
 use crate::binary::deepchess;
@@ -11,7 +11,7 @@ use crate::binary::deepchess;
 /// Writes a seeded random distilled network to `dir` and returns its path.
 pub fn random_weights(dir: &Path, seed: u64) -> PathBuf {
     let path = dir.join(format!("random-{seed}.dcnn"));
-    std::fs::write(&path, random::network(&Shape::distilled(), 2.0, seed).to_bytes()).expect("temp dir is writable");
+    std::fs::write(&path, seeded::network(&Shape::distilled(), 2.0, seed).to_bytes()).expect("temp dir is writable");
     path
 }
 

@@ -18,7 +18,7 @@ use deepchess_core::arch::AZ_VALUE_HIDDEN;
 use wasm_bindgen::prelude::*;
 use wgpu::util::DeviceExt;
 
-use crate::gpu::{map_read, open_device, words};
+use crate::gpu::{open_device, readback_buffer, submit_and_read, words};
 
 /// Most leaves in one submission; larger batches are split.
 const MAX_BATCH: usize = 256;
@@ -199,12 +199,7 @@ impl Tower {
         self.queue.write_buffer(&self.planes, 0, &planes.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
         let (value_bytes, policy_bytes) = ((n * 4) as u64, (n * POLICY_SIZE * 4) as u64);
         // A read-back buffer of its own, so that calls may overlap.
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: value_bytes + policy_bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let readback = readback_buffer(device, value_bytes + policy_bytes);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
@@ -216,17 +211,7 @@ impl Tower {
         }
         encoder.copy_buffer_to_buffer(&self.values, 0, &readback, 0, value_bytes);
         encoder.copy_buffer_to_buffer(&self.policy, 0, &readback, value_bytes, policy_bytes);
-        self.queue.submit([encoder.finish()]);
-        if let Some(err) = scope.pop().await {
-            return Err(format!("WebGPU: {err}"));
-        }
-        map_read(&readback).await?;
-        let outputs = {
-            let view = readback.get_mapped_range(..).map_err(|e| format!("WebGPU: {e:?}"))?;
-            view.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
-        };
-        readback.unmap();
-        Ok(outputs)
+        submit_and_read(&self.queue, encoder, scope, &readback, f32::from_le_bytes).await
     }
 }
 

@@ -36,6 +36,11 @@ impl Batch {
         self.keys[i]
     }
 
+    /// Every key, in the batch's order.
+    pub fn keys(&self) -> &[(u64, bool)] {
+        &self.keys
+    }
+
     /// The active input indices, `MAX_ACTIVE` per entry, padded with -1.
     pub fn active(&self) -> Vec<i32> {
         let mut active = vec![-1; self.features.len() * MAX_ACTIVE];

@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use deepchess_core::shakmaty::{Chess, Position};
-use deepchess_core::{Accumulator, Embedding, FeatureDelta, Kernel, Network, Shape, random};
+use deepchess_core::{Accumulator, Embedding, FeatureDelta, Kernel, Network, Shape, seeded};
 
 /// What the benchmark works on, built once by [`dc_bench_setup`].
 struct Workload {
@@ -36,14 +36,14 @@ pub extern "C" fn dc_kernel() -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn dc_selftest(rounds: u32, seed: u32) -> u32 {
     let mut failures = 0;
-    let bytes = random::network(&Shape::distilled(), 2.0, u64::from(seed)).to_bytes();
+    let bytes = seeded::network(&Shape::distilled(), 2.0, u64::from(seed)).to_bytes();
     let Ok(mut scalar) = Network::from_bytes(&bytes) else { return u32::MAX };
     scalar.set_kernel(Kernel::Scalar);
     for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
-        failures += random::kernel_mismatches(kernel, rounds as usize, u64::from(seed)).len() as u32;
+        failures += seeded::kernel_mismatches(kernel, rounds as usize, u64::from(seed)).len() as u32;
         let mut net = scalar.clone();
         net.set_kernel(kernel);
-        for (pos, _) in random::playout(200, u64::from(seed)) {
+        for (pos, _) in seeded::playout(200, u64::from(seed)) {
             let (a, b) = (net.embed_position(&pos), scalar.embed_position(&pos));
             failures += u32::from(a != b);
             failures += u32::from(net.logits(&a, &Embedding::ZERO) != scalar.logits(&b, &Embedding::ZERO));
@@ -57,11 +57,11 @@ pub extern "C" fn dc_selftest(rounds: u32, seed: u32) -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn dc_bench_setup(full: u32, games: u32) -> u32 {
     let shape = if full == 1 { Shape::full() } else { Shape::distilled() };
-    let Ok(net) = Network::from_bytes(&random::network(&shape, 2.0, 1).to_bytes()) else { return 0 };
+    let Ok(net) = Network::from_bytes(&seeded::network(&shape, 2.0, 1).to_bytes()) else { return 0 };
     let mut deltas = Vec::new();
     let mut positions = Vec::new();
     for seed in 0..u64::from(games) {
-        for (pos, m) in random::playout(120, seed) {
+        for (pos, m) in seeded::playout(120, seed) {
             if let Some(m) = m {
                 let mut after = pos.clone();
                 after.play_unchecked(m);

@@ -111,8 +111,8 @@ impl Engine {
         self.eval_file.take()
     }
 
-    /// Loads a `.dcnn` network (the bytes of an `EvalFile`), or reports why
-    /// not; `error` is a fetch error, which keeps the current network.
+    /// Loads a network of any family (the bytes of an `EvalFile`), or
+    /// reports why not; `error` is a fetch error, which keeps the current network.
     #[wasm_bindgen(js_name = loadNetwork)]
     pub fn load_network(&mut self, bytes: Option<Vec<u8>>, source: &str, error: Option<String>) -> Vec<String> {
         let mut lines = Vec::new();
@@ -124,10 +124,7 @@ impl Engine {
     /// The inference kernel in use: `relaxed`, `simd128` or `scalar`.
     #[wasm_bindgen(getter)]
     pub fn kernel(&self) -> String {
-        let kernel = (self.uci.network().map(|n| n.kernel()))
-            .or(self.uci.learned_network().map(|n| n.kernel()))
-            .or(self.uci.az_network().map(|n| n.kernel()));
-        kernel.map_or("none", |k| k.name()).to_string()
+        self.uci.weights().map_or("none", |w| w.kernel().name()).to_string()
     }
 
     /// The `.dcnn` bytes of the network in use, to build a GPU copy.
@@ -146,27 +143,12 @@ impl Engine {
 
     /// Fills the search's cache from a batch's embeddings: the comparison
     /// search's embedding cache, or the scalar search's evaluations (each
-    /// position's and its mirror image's embeddings give its evaluation).
-    /// Returns how many entries it wrote.
+    /// position's and its mirror image's embeddings give its evaluation;
+    /// see [`Search::prefill`](deepchess_core::Search::prefill)). Returns
+    /// how many entries it wrote.
     pub fn prefill(&mut self, batch: &Batch, embeddings: &[u8]) -> Result<usize, JsError> {
         let embeddings = batch.embeddings(embeddings)?;
-        if let Some(comparator) = self.uci.comparator_mut() {
-            for (i, embedding) in embeddings.into_iter().enumerate() {
-                let (hash, mirror) = batch.key(i);
-                comparator.insert_embedding(hash, mirror, embedding);
-            }
-            return Ok(batch.len());
-        }
-        let Some(evaluator) = self.uci.evaluator_mut() else { return Ok(0) };
-        let mut written = 0;
-        for (i, pair) in embeddings.chunks_exact(2).enumerate() {
-            let (hash, _) = batch.key(2 * i);
-            if let Some(cp) = evaluator.network().evaluate(&pair[0], &pair[1]) {
-                evaluator.insert_evaluation(hash, cp);
-                written += 1;
-            }
-        }
-        Ok(written)
+        Ok(self.uci.search_mut().map_or(0, |search| search.prefill(batch.keys(), &embeddings)))
     }
 
     /// The batch's embeddings computed on the CPU (the same layout as a GPU

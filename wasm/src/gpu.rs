@@ -149,12 +149,7 @@ impl Tower {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let readback = readback_buffer(device, size);
         let layout = self.pipeline.get_bind_group_layout(0);
         let buffers = [&uniform, &self.weights, &self.biases, &active, &output];
         let entries: Vec<_> = buffers
@@ -173,17 +168,7 @@ impl Tower {
             pass.dispatch_workgroups(x as u32, n.div_ceil(x) as u32, 1);
         }
         encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, size);
-        self.queue.submit([encoder.finish()]);
-        if let Some(err) = scope.pop().await {
-            return Err(format!("WebGPU: {err}"));
-        }
-        map_read(&readback).await?;
-        let values = {
-            let view = readback.get_mapped_range(..).map_err(|e| format!("WebGPU: {e:?}"))?;
-            view.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
-        };
-        readback.unmap();
-        Ok(values)
+        submit_and_read(&self.queue, encoder, scope, &readback, u32::from_le_bytes).await
     }
 }
 
@@ -241,8 +226,40 @@ pub(crate) fn words(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
+/// A buffer for results to be copied into and read back.
+pub(crate) fn readback_buffer(device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Submits `encoder`, fails with what `scope` caught, and reads `readback`
+/// back, four bytes to a value through `from_le_bytes`.
+pub(crate) async fn submit_and_read<T>(
+    queue: &wgpu::Queue,
+    encoder: wgpu::CommandEncoder,
+    scope: wgpu::ErrorScopeGuard,
+    readback: &wgpu::Buffer,
+    from_le_bytes: fn([u8; 4]) -> T,
+) -> Result<Vec<T>, String> {
+    queue.submit([encoder.finish()]);
+    if let Some(err) = scope.pop().await {
+        return Err(format!("WebGPU: {err}"));
+    }
+    map_read(readback).await?;
+    let values = {
+        let view = readback.get_mapped_range(..).map_err(|e| format!("WebGPU: {e:?}"))?;
+        view.chunks_exact(4).map(|b| from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+    };
+    readback.unmap();
+    Ok(values)
+}
+
 /// Maps `buffer` for reading and waits for the browser to finish.
-pub(crate) async fn map_read(buffer: &wgpu::Buffer) -> Result<(), String> {
+async fn map_read(buffer: &wgpu::Buffer) -> Result<(), String> {
     let mut resolve = None;
     let promise = js_sys::Promise::new(&mut |res, _| resolve = Some(res));
     let resolve = resolve.ok_or("WebGPU: no promise")?;

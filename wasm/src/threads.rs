@@ -8,7 +8,7 @@
 //! [`run_helper`]. Rust's `std::thread` cannot start threads on the web;
 //! workers are the threads.
 
-use deepchess_core::uci::HelperTask;
+use deepchess_core::search::HelperTask;
 use wasm_bindgen::prelude::*;
 
 /// The module and its shared memory, for a helper worker's `initSync`.

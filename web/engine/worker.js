@@ -35,6 +35,8 @@ const GPU_PLIES = 2;
 const GPU_LIMIT = 4096;
 /** MCTS leaves per WebGPU batch with the AlphaZero network. */
 const AZ_BATCH = 64;
+/** Input values per leaf: core's 22 planes of 64 squares (`PLANES × 64`). */
+const PLANE_VALUES = 22 * 64;
 
 // Lines that arrive while the module loads wait here: the handler must be
 // in place before the first await.
@@ -181,7 +183,7 @@ async function thinkOnGpu(planes) {
         break;
       }
       if (azStats) {
-        azStats.leaves += planes.length / (22 * 64);
+        azStats.leaves += planes.length / PLANE_VALUES;
         azStats.batches += 1;
         azStats.ms += performance.now() - started;
       }
@@ -296,24 +298,15 @@ async function networkChanged() {
  * none, or (in auto mode) where it evaluates a batch of leaves more slowly
  * than the CPU.
  */
-async function createAzGpu(engine) {
-  if (!gpuWanted || !self.navigator.gpu || !glue.AzGpu) return null;
-  try {
-    const gpu = await glue.AzGpu.create(engine.azNetworkBytes());
-    if (!gpu || gpuMode === '1') return gpu ?? null;
-    // The convolutions cost the same whatever the planes hold.
-    const planes = new Float32Array(AZ_BATCH * 22 * 64);
-    await gpu.evaluate(planes); // compiles the pipelines
-    let started = performance.now();
-    await gpu.evaluate(planes);
-    const gpuMs = performance.now() - started;
-    started = performance.now();
-    engine.evaluateLeavesOnCpu(planes);
-    const cpuMs = performance.now() - started;
-    return gpuMs < cpuMs ? gpu : null;
-  } catch {
-    return null;
-  }
+function createAzGpu(engine) {
+  if (!glue.AzGpu) return null;
+  // The convolutions cost the same whatever the planes hold.
+  const planes = new Float32Array(AZ_BATCH * PLANE_VALUES);
+  return gpuIfFaster(
+    () => glue.AzGpu.create(engine.azNetworkBytes()),
+    (gpu) => gpu.evaluate(planes),
+    () => engine.evaluateLeavesOnCpu(planes),
+  );
 }
 
 /** The Cache API store of downloaded networks; the service worker leaves it alone. */
@@ -358,23 +351,38 @@ async function fetchNetwork(url) {
  * software adapter such as SwiftShader does.
  */
 async function createGpu(engine) {
+  let batch = null;
+  const frontier = () => (batch ??= engine.frontier(GPU_PLIES, GPU_LIMIT));
+  try {
+    return await gpuIfFaster(
+      () => glue.Gpu.create(engine.networkBytes()),
+      (gpu) => gpu.embed(frontier()),
+      () => engine.embedOnCpu(frontier()),
+    );
+  } finally {
+    batch?.free();
+  }
+}
+
+/**
+ * The GPU copy that `create` resolves to (null where there is no adapter);
+ * in auto mode only where `onGpu(gpu)` runs a batch faster than `onCpu()`
+ * runs the same one (timed once, after a first run compiles the pipelines).
+ * Any error is no GPU: the CPU computes the same.
+ */
+async function gpuIfFaster(create, onGpu, onCpu) {
   if (!gpuWanted || !self.navigator.gpu) return null;
   try {
-    const gpu = await glue.Gpu.create(engine.networkBytes());
+    const gpu = await create();
     if (!gpu || gpuMode === '1') return gpu ?? null;
-    const batch = engine.frontier(GPU_PLIES, GPU_LIMIT);
-    try {
-      await gpu.embed(batch); // compiles the pipeline
-      let started = performance.now();
-      await gpu.embed(batch);
-      const gpuMs = performance.now() - started;
-      started = performance.now();
-      engine.embedOnCpu(batch);
-      const cpuMs = performance.now() - started;
-      return gpuMs < cpuMs ? gpu : null;
-    } finally {
-      batch.free();
-    }
+    await onGpu(gpu);
+    let started = performance.now();
+    await onGpu(gpu);
+    const gpuMs = performance.now() - started;
+    started = performance.now();
+    onCpu();
+    const cpuMs = performance.now() - started;
+    return gpuMs < cpuMs ? gpu : null;
   } catch {
     return null;
   }

@@ -19,7 +19,8 @@ use shakmaty::{Chess, Move, MoveList};
 
 use crate::alphazero::conv::SQUARES;
 use crate::alphazero::net::{AzNet, AzScratch};
-use crate::alphazero::{PLANES, POLICY_SIZE, Planes, move_index};
+use crate::alphazero::planes::{PLANES, Planes};
+use crate::alphazero::policy::{POLICY_SIZE, move_index};
 use crate::arch::AZ_POLICY_KINDS;
 
 /// A leaf waiting for its evaluation: an unexpanded node and the path to it.
@@ -56,7 +57,7 @@ impl Leaf {
     /// Its value in `outputs`, where it is the `index`-th of `leaves`
     /// (laid out as the module says), and its priors, appended to
     /// `priors`: the softmax of its legal moves' logits, as
-    /// [`AzEvaluator`](super::AzEvaluator) computes them.
+    /// [`AzEvaluator`](crate::search::mcts::AzEvaluator) computes them.
     pub fn evaluation(&self, outputs: &[f32], leaves: usize, index: usize, priors: &mut Vec<f32>) -> f32 {
         let policy = &outputs[leaves + index * POLICY_SIZE..][..POLICY_SIZE];
         softmax_priors(&self.pos, &self.moves, |i| policy_at(policy, i), priors);

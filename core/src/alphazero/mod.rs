@@ -44,34 +44,20 @@
 //! [`AzNet`]: a residual tower of 3 × 3 convolutions ([`conv`], batch norm
 //! folded in) with a policy head over the 4,672 indexes and a value head,
 //! in `f32` on the [`kernels`](crate::kernels)' matrix product, read from a
-//! `.dcaz` file. [`AzEvaluator`] gives MCTS its value and priors, one
-//! position at a time; a host with a batch device gathers leaves instead
-//! ([`leaf_batch`]).
+//! `.dcaz` file. MCTS ([`crate::search::mcts`]) asks it for values and
+//! priors one position at a time
+//! ([`AzEvaluator`](crate::search::mcts::AzEvaluator)); a host with a batch
+//! device gathers leaves instead ([`leaf_batch`]).
 
 pub mod conv;
 pub mod leaf_batch;
-pub mod mcts;
-pub mod mcts_search;
 pub mod net;
-pub mod net_evaluator;
 pub mod planes;
 pub mod policy;
-pub mod utility_search;
+mod view;
 
 pub use conv::Conv;
 pub use leaf_batch::{Leaf, LeafBatch, evaluate_leaves, outputs_len};
-pub use mcts::{Evaluator, Mcts, Puct, RootMove};
-pub use mcts_search::{MAX_TREE_NODES, MctsSearch, PLAYOUTS_PER_DEPTH};
-pub use net::{AZ_MAGIC, AZ_VERSION, AzDense, AzLayers, AzNet, AzOutput, AzScratch};
-pub use net_evaluator::AzEvaluator;
+pub use net::{AZ_FORMAT, AZ_MAGIC, AZ_VERSION, AzDense, AzLayers, AzNet, AzOutput, AzScratch};
 pub use planes::{PLANES, Planes, Repetitions};
 pub use policy::{POLICY_SIZE, move_from_index, move_index};
-pub use utility_search::{UtilityEvaluator, UtilitySearch};
-
-use shakmaty::{Color, Square};
-
-/// A square in the view of `turn`, as planes and policy read the board:
-/// turned upside down for Black.
-fn view(square: Square, turn: Color) -> usize {
-    if turn.is_white() { usize::from(square) } else { usize::from(square) ^ 56 }
-}

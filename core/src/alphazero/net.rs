@@ -32,17 +32,17 @@
 //! | the two dense layers | bias `f32[out]`, then weights `f32[out][in]` |
 //!
 //! Nothing follows the last tensor. Files are named by their content, as the
-//! other networks are ([`crate::format::file_name`]), with `.dcaz`.
+//! other networks are ([`crate::deepchess::format::file_name`]), with `.dcaz`.
 
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::alphazero::conv::{Conv, SQUARES};
-use crate::alphazero::{POLICY_SIZE, Planes};
+use crate::alphazero::planes::Planes;
+use crate::alphazero::policy::POLICY_SIZE;
 use crate::arch::{AZ_MAX_BLOCKS, AZ_MAX_FILTERS, AZ_PLANES, AZ_POLICY_KINDS, AZ_VALUE_HIDDEN, az_arch_hash};
-use crate::error::WeightsError;
-use crate::format::{MAX_DESCRIPTION, Reader, write_u32};
+use crate::file::{FileHeader, Format, Reader, WeightsError, write_description, write_u32};
 use crate::kernels::{self, Kernel};
 
 /// The first four bytes of an AlphaZero network file.
@@ -50,6 +50,9 @@ pub const AZ_MAGIC: [u8; 4] = *b"DCAZ";
 
 /// The `.dcaz` format version this build reads and writes.
 pub const AZ_VERSION: u32 = 1;
+
+/// The `.dcaz` format.
+pub const AZ_FORMAT: Format = Format { magic: AZ_MAGIC, oldest: AZ_VERSION, newest: AZ_VERSION };
 
 /// A dense layer of the value head: `weights[o * inputs + i]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -271,17 +274,10 @@ impl AzNet {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(&AZ_MAGIC);
-        write_u32(&mut out, AZ_VERSION);
-        write_u32(&mut out, az_arch_hash(self.blocks(), self.filters()));
+        FileHeader::write(&mut out, AZ_FORMAT, az_arch_hash(self.blocks(), self.filters()));
         write_u32(&mut out, self.blocks() as u32);
         write_u32(&mut out, self.filters() as u32);
-        let mut end = self.description.len().min(MAX_DESCRIPTION);
-        while !self.description.is_char_boundary(end) {
-            end -= 1;
-        }
-        write_u32(&mut out, end as u32);
-        out.extend_from_slice(&self.description.as_bytes()[..end]);
+        write_description(&mut out, &self.description);
         for v in self.layers.parameters() {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -291,15 +287,7 @@ impl AzNet {
     /// Reads a `.dcaz` file; every defect is a typed error.
     pub fn from_bytes(bytes: &[u8]) -> Result<AzNet, WeightsError> {
         let mut reader = Reader::new(bytes);
-        let magic: [u8; 4] = reader.array()?;
-        if magic != AZ_MAGIC {
-            return Err(WeightsError::BadMagic { found: magic });
-        }
-        let version = reader.u32()?;
-        if version != AZ_VERSION {
-            return Err(WeightsError::UnsupportedVersion { found: version, supported: AZ_VERSION });
-        }
-        let hash = reader.u32()?;
+        let hash = FileHeader::read(&mut reader, &[AZ_FORMAT])?.hash;
         let (blocks, filters) = (reader.u32()? as usize, reader.u32()? as usize);
         if hash != az_arch_hash(blocks, filters) {
             return Err(WeightsError::ArchHashMismatch { found: hash, expected: az_arch_hash(blocks, filters) });
@@ -307,11 +295,7 @@ impl AzNet {
         if blocks > AZ_MAX_BLOCKS || filters == 0 || filters > AZ_MAX_FILTERS {
             return Err(WeightsError::BadAlphaZero { reason: "residual blocks up to 40 and filters from 1 to 512" });
         }
-        let len = reader.u32()? as usize;
-        if len > MAX_DESCRIPTION {
-            return Err(WeightsError::BadDescription);
-        }
-        let description = core::str::from_utf8(reader.take(len)?).map_err(|_| WeightsError::BadDescription)?.into();
+        let description = reader.description()?.into();
         // Each tensor is read (and allocated) only once its bytes are there,
         // so a short file that claims a large network costs nothing.
         let mut convs = Vec::new();

@@ -5,8 +5,8 @@ use alloc::vec::Vec;
 
 use shakmaty::{CastlingSide, Chess, EnPassantMode, Position};
 
-use crate::alphazero::view;
-use crate::search::zobrist;
+use crate::alphazero::view::view;
+use crate::search::vocabulary::zobrist;
 
 /// Number of input planes.
 pub const PLANES: usize = crate::arch::AZ_PLANES;

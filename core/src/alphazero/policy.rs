@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Move, Position, Role};
 
-use crate::alphazero::view;
+use crate::alphazero::view::view;
 
 /// Number of policy outputs: 64 × 73.
 pub const POLICY_SIZE: usize = 64 * KINDS;

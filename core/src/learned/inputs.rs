@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use shakmaty::{Chess, Color, Position};
 
 use crate::arch::{CASTLING_INDEX, SIDE_TO_MOVE_INDEX};
-use crate::features::Features;
+use crate::deepchess::features::Features;
 
 /// How a position becomes the network's inputs. Every kind starts from the
 /// paper's 773 bits ([`Features`]): 768 piece bits (`colour * 384 + role *
@@ -100,7 +100,7 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Piece, Role, Square};
 
-    use crate::features::piece_index;
+    use crate::deepchess::features::piece_index;
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()

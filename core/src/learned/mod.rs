@@ -1,7 +1,7 @@
 //! The other learners' scalar networks (Herud–Mueller's deep belief
 //! network, Deep Pink, NeuroChess): a multilayer perceptron that gives a
 //! position one number, played by the scalar search through
-//! [`LearnedEvaluator`].
+//! [`LearnedEvaluator`](crate::search::LearnedEvaluator).
 //!
 //! Unlike DeepChess's quantized [`Network`](crate::Network), these run in
 //! `f32` ([`kernels::add_f32`](crate::kernels::add_f32) for the sparse first
@@ -16,12 +16,12 @@
 //! - [`LearnedNet`]: the layers and their activations, the output
 //!   ([`OutputKind`]), and the centipawns per unit of value; the `.dcsn`
 //!   file format ([`LearnedNet::from_bytes`]);
-//! - [`LearnedEvaluator`]: the scalar search's [`Evaluator`](crate::search::Evaluator).
+//!
+//! The scalar search's evaluator over them is
+//! [`LearnedEvaluator`](crate::search::LearnedEvaluator).
 
-mod evaluator;
-mod inputs;
-mod net;
+pub mod inputs;
+pub mod net;
 
-pub use evaluator::LearnedEvaluator;
 pub use inputs::InputKind;
-pub use net::{Activation, LEARNED_MAGIC, LEARNED_VERSION, LearnedLayer, LearnedNet, OutputKind};
+pub use net::{Activation, LEARNED_FORMAT, LEARNED_MAGIC, LEARNED_VERSION, LearnedLayer, LearnedNet, OutputKind};

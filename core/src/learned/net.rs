@@ -22,16 +22,18 @@ use alloc::vec::Vec;
 use shakmaty::{Chess, Color, Position};
 
 use crate::arch::{MAX_EVAL_CP, MAX_LAYERS, MAX_LEARNED_WIDTH, learned_arch_hash, padded};
-use crate::error::WeightsError;
-use crate::format::{MAX_DESCRIPTION, Reader, is_valid_cp_scale, write_u32};
+use crate::file::{FileHeader, Format, Reader, WeightsError, is_valid_cp_scale, write_description, write_u32};
 use crate::kernels::{self, Kernel};
-use crate::learned::InputKind;
+use crate::learned::inputs::InputKind;
 
 /// The first four bytes of a learner's network file.
 pub const LEARNED_MAGIC: [u8; 4] = *b"DCSN";
 
 /// The `.dcsn` format version this build reads and writes.
 pub const LEARNED_VERSION: u32 = 1;
+
+/// The `.dcsn` format.
+pub const LEARNED_FORMAT: Format = Format { magic: LEARNED_MAGIC, oldest: LEARNED_VERSION, newest: LEARNED_VERSION };
 
 /// A hidden layer's activation (the last layer's is [`Activation::Identity`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -327,15 +329,13 @@ impl LearnedNet {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(&LEARNED_MAGIC);
-        write_u32(&mut out, LEARNED_VERSION);
         let layers: Vec<(usize, u32)> = self.layers.iter().map(|l| (l.outputs, l.activation.code())).collect();
         let classes = match &self.output {
             OutputKind::Classes(values) => values.clone(),
             _ => Vec::new(),
         };
         let words = LearnedNet::arch_words(self.input, &layers, self.output.code(), classes.len());
-        write_u32(&mut out, learned_arch_hash(&words));
+        FileHeader::write(&mut out, LEARNED_FORMAT, learned_arch_hash(&words));
         write_u32(&mut out, self.input.code());
         write_u32(&mut out, layers.len() as u32);
         for (outputs, activation) in layers {
@@ -348,12 +348,7 @@ impl LearnedNet {
             out.extend_from_slice(&value.to_le_bytes());
         }
         out.extend_from_slice(&self.cp_scale.to_le_bytes());
-        let mut end = self.description.len().min(MAX_DESCRIPTION);
-        while !self.description.is_char_boundary(end) {
-            end -= 1;
-        }
-        write_u32(&mut out, end as u32);
-        out.extend_from_slice(&self.description.as_bytes()[..end]);
+        write_description(&mut out, &self.description);
         for layer in &self.layers {
             for v in layer.bias.iter().chain(&layer.weights) {
                 out.extend_from_slice(&v.to_le_bytes());
@@ -365,15 +360,7 @@ impl LearnedNet {
     /// Reads a `.dcsn` file; every defect is a typed error.
     pub fn from_bytes(bytes: &[u8]) -> Result<LearnedNet, WeightsError> {
         let mut reader = Reader::new(bytes);
-        let magic: [u8; 4] = reader.array()?;
-        if magic != LEARNED_MAGIC {
-            return Err(WeightsError::BadMagic { found: magic });
-        }
-        let version = reader.u32()?;
-        if version != LEARNED_VERSION {
-            return Err(WeightsError::UnsupportedVersion { found: version, supported: LEARNED_VERSION });
-        }
-        let hash = reader.u32()?;
+        let hash = FileHeader::read(&mut reader, &[LEARNED_FORMAT])?.hash;
         let bad = |reason| WeightsError::BadLearned { reason };
         let input = InputKind::from_code(reader.u32()?).ok_or(bad("unknown input encoding"))?;
         let count = reader.u32()? as usize;
@@ -406,11 +393,7 @@ impl LearnedNet {
             _ => return Err(bad("unknown output kind")),
         };
         let cp_scale = f32::from_le_bytes(reader.array()?);
-        let len = reader.u32()? as usize;
-        if len > MAX_DESCRIPTION {
-            return Err(WeightsError::BadDescription);
-        }
-        let description = core::str::from_utf8(reader.take(len)?).map_err(|_| WeightsError::BadDescription)?.into();
+        let description = reader.description()?.into();
         let mut width = input.inputs();
         let mut parsed = Vec::with_capacity(count);
         for (outputs, code) in layers {

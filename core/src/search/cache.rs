@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use crate::embedding::Embedding;
+use crate::deepchess::embedding::Embedding;
 
 #[derive(Clone, Copy)]
 struct Entry<V> {

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Position};
 
-use crate::search::searcher::zobrist;
+use crate::search::vocabulary::zobrist;
 
 /// Every position reached from `root` in 1 to `plies` legal moves, with its
 /// Zobrist hash, breadth first and without repeats, at most `limit` of them.

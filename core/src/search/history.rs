@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
 
-use crate::search::MAX_PLY;
+use crate::search::vocabulary::MAX_PLY;
 use crate::search::ordering::is_tactical;
 use crate::search::see::{see_ge, see_value};
 

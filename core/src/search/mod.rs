@@ -1,55 +1,53 @@
-//! The two searches: DeepChess's comparison alpha-beta (paper §4) and a
-//! scalar principal-variation search over the network's utility head.
+//! The searches, behind one seam ([`Search`]) that the UCI engine drives
+//! through a `Box<dyn Search>` from the [`factory`]:
 //!
-//! - [`Search`]: the comparison search: iterative deepening, quiescence,
-//!   MultiPV, resumable slices. [`Value`]: what a node is worth, positions or
-//!   rule-decided outcomes. [`Comparator`]: its seam; [`NetComparator`] is
-//!   the network's.
-//! - [`ScalarSearch`]: negamax PVS with a bounded transposition table
-//!   ([`ScoreTable`]), pruning and reductions, in the same resumable slices.
-//!   [`Evaluator`]: its seam; [`NetEvaluator`] is the utility head's.
-//! - Move ordering ([`MoveOrdering`], [`History`]), SEE and the tables use
-//!   only search heuristics; every judgement of a position comes from the
-//!   network.
-//! - [`frontier`]: the first positions a search meets, for batched inference.
+//! - [`comparison`]: DeepChess's comparison alpha-beta (paper §4)
+//!   ([`ComparisonSearch`]), whose bounds are positions;
+//! - [`scalar`]: a principal-variation search over a scalar evaluation
+//!   ([`ScalarSearch`]): the utility head or a learner's network, with Lazy
+//!   SMP helpers;
+//! - [`mcts`]: Monte Carlo tree search ([`MctsSearch`]) over the AlphaZero
+//!   network or the utility head.
+//!
+//! What they share is in [`vocabulary`] (limits, events, reports, node
+//! polling, keys) and [`slices`]' loop; move ordering ([`MoveOrdering`],
+//! [`History`]), SEE and the tables use only search heuristics: every
+//! judgement of a position comes from a network. [`frontier`]: the first
+//! positions a search meets, for batched inference.
 
-pub(crate) mod cache;
-mod comparator;
-mod evaluator;
+pub mod cache;
+pub mod comparison;
+pub mod factory;
 mod frontier;
 mod history;
-mod net_comparator;
-mod net_evaluator;
+pub mod mcts;
 mod ordering;
 mod path;
-mod scalar;
+pub mod scalar;
 mod score;
-mod score_table;
-mod searcher;
+pub mod seam;
 mod see;
 mod slices;
-mod tt;
-mod value;
+pub mod vocabulary;
 
 pub use cache::{EmbeddingCache, EvalCache, HashCache};
-pub use comparator::Comparator;
-pub use evaluator::Evaluator;
+pub use comparison::{
+    Comparator, ComparisonSearch, Line, NetComparator, NetLeaf, QUIESCENCE_PLIES, TranspositionTable, Value, compare,
+};
+pub use factory::{SearchChoice, SearchOption, build, playable, supports};
 pub use frontier::frontier;
 pub use history::{History, has_non_pawn_material};
-pub use net_comparator::{NetComparator, NetLeaf};
-pub use net_evaluator::NetEvaluator;
+pub use mcts::{
+    AzEvaluator, MAX_TREE_NODES, Mcts, MctsSearch, PLAYOUTS_PER_DEPTH, PolicyValue, Puct, RootMove, UtilityEvaluator,
+    UtilitySearch,
+};
 pub use ordering::{MoveOrdering, is_tactical};
 pub use path::AccumulatorPath;
-pub use scalar::{ScalarLine, ScalarSearch, score_for_uci};
+pub use scalar::{
+    Bound, Evaluator, HELPER_SLICE_NODES, HelperJob, HelperTask, Hit, LearnedEvaluator, MATE, MATE_BOUND, NetEvaluator,
+    ScalarLine, ScalarSearch, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
+};
 pub use score::{MAX_CP, Score};
-pub use score_table::{Bound, Hit, MATE, MATE_BOUND, ScoreTable, move_code, score_from_table, score_to_table};
-pub use searcher::{Event, Limits, Line, POLL_NODES, QUIESCENCE_PLIES, Search, zobrist};
+pub use seam::{BatchedSearch, HelperContext, Search, SearchKind, UnknownSearch, info_line, split_hash, stats_line, step_for};
 pub use see::{SEE_VALUES, see_ge, see_value};
-pub use tt::TranspositionTable;
-pub use value::{Value, compare};
-
-/// Longest search path, quiescence included.
-pub const MAX_PLY: usize = 128;
-
-/// Deepest iteration.
-pub const MAX_DEPTH: u32 = 64;
+pub use vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, Report, zobrist};

@@ -4,10 +4,10 @@ use alloc::vec::Vec;
 
 use shakmaty::Chess;
 
-use crate::accumulator::Accumulator;
-use crate::delta::FeatureDelta;
-use crate::features::Features;
-use crate::network::Network;
+use crate::deepchess::accumulator::Accumulator;
+use crate::deepchess::delta::FeatureDelta;
+use crate::deepchess::features::Features;
+use crate::deepchess::network::Network;
 
 /// One [`Accumulator`] per ply of the search path: a move copies the
 /// parent's sums and applies the move's [`FeatureDelta`], taking a move back

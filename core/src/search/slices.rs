@@ -2,7 +2,7 @@
 //! spent, a line completes, a limit is reached or the caller says stop, and
 //! can be called again to continue exactly where it stopped.
 
-use crate::search::searcher::{Event, POLL_NODES};
+use crate::search::vocabulary::{Event, POLL_NODES};
 
 /// What the slice loop needs of a search kept on an explicit stack.
 pub(crate) trait Sliced {

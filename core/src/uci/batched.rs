@@ -16,10 +16,9 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use crate::alphazero::LeafBatch;
 use crate::alphazero::leaf_batch::outputs_len;
-use crate::search::Event;
-use crate::uci::UciEngine;
+use crate::search::vocabulary::Event;
+use crate::uci::engine::UciEngine;
 
 impl UciEngine {
     /// The input planes of up to `max` leaves of the running MCTS with the
@@ -28,14 +27,12 @@ impl UciEngine {
     /// such a search runs and has no batch in flight.
     pub fn gather_leaves(&mut self, max: usize) -> Option<Vec<f32>> {
         self.deadline()?;
-        let search = self.search.as_mut()?.az_search_mut()?;
-        search.gather(max).map(LeafBatch::planes)
+        self.search.as_mut()?.batched()?.gather_planes(max)
     }
 
     /// Leaves in flight (0 if none).
     pub fn leaves_in_flight(&self) -> usize {
-        let batch = self.search.as_ref().and_then(|s| s.az_search()?.in_flight());
-        batch.map_or(0, LeafBatch::len)
+        self.search.as_ref().and_then(|s| s.batched_ref()).and_then(|b| b.in_flight()).unwrap_or(0)
     }
 
     /// Expands the batch in flight with `outputs` and reports as
@@ -43,11 +40,9 @@ impl UciEngine {
     /// the wrong length take the batch back, with an error line; without a
     /// batch in flight (`stop` took it back) they are ignored.
     pub fn apply_leaves(&mut self, outputs: &[f32], clock: &dyn Fn() -> u64, out: &mut dyn FnMut(&str)) {
-        let Some(search) = self.search.as_mut().and_then(|s| s.az_search_mut()) else { return };
-        let Some(leaves) = search.in_flight().map(LeafBatch::len) else { return };
-        if outputs.len() == outputs_len(leaves) {
-            search.apply(|i, leaf, priors| leaf.evaluation(outputs, leaves, i, priors));
-        } else {
+        let Some(search) = self.search.as_mut().and_then(|s| s.batched()) else { return };
+        let Some(leaves) = search.in_flight() else { return };
+        if !search.apply(outputs) {
             search.cancel();
             out(&format!(
                 "info string error: {} outputs for a batch of {leaves} leaves (expected {})",
@@ -57,7 +52,7 @@ impl UciEngine {
         }
         // Every line of a MultiPV report, then the end if it is due.
         while let Some((started, hard)) = self.deadline() {
-            let Some(search) = self.search.as_mut().and_then(|s| s.az_search_mut()) else { return };
+            let Some(search) = self.search.as_mut().and_then(|s| s.batched()) else { return };
             let event = search.poll(&mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
             self.on_event(event, clock, out);
             if event != Event::Line {
@@ -69,7 +64,7 @@ impl UciEngine {
     /// Takes the batch in flight back unevaluated (the host lost its device);
     /// the search goes on by [`think`](Self::think).
     pub fn cancel_leaves(&mut self) {
-        if let Some(search) = self.search.as_mut().and_then(|s| s.az_search_mut()) {
+        if let Some(search) = self.search.as_mut().and_then(|s| s.batched()) {
             search.cancel();
         }
     }

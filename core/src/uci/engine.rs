@@ -8,25 +8,27 @@
 //! are answered promptly even in a single-threaded worker. Output lines go to
 //! the host's `out` callback, without a newline.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Position};
 
-use crate::alphazero::{AZ_MAGIC, AzNet};
-use crate::default_network::DEFAULT_NETWORK;
-use crate::learned::{LEARNED_MAGIC, LearnedNet};
-use crate::network::Network;
-use crate::search::{Event, Limits, NetComparator, NetEvaluator, Search, zobrist};
+use crate::alphazero::net::AzNet;
+use crate::deepchess::default_network::DEFAULT_NETWORK;
+use crate::deepchess::network::Network;
+use crate::learned::net::LearnedNet;
+use crate::search::factory::{self, SearchChoice, SearchOption};
+use crate::search::scalar::lazy_smp::HelperJob;
+use crate::search::seam::{HelperContext, Search, SearchKind, info_line, stats_line, step_for};
+use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
-use crate::uci::helpers::HelperJob;
-use crate::uci::searcher::{SearchKind, Searcher, split_hash};
+use crate::uci::game::{parse_game, uci_move};
 use crate::uci::time::TimeBudget;
+use crate::weights::Weights;
 
 /// Default `Hash`, in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -58,9 +60,8 @@ struct Options {
     hash_mb: usize,
     multipv: usize,
     move_overhead: u64,
-    search: SearchKind,
-    /// `Engine`: MCTS instead of the alpha-beta search `search` names.
-    mcts: bool,
+    /// `Search` and `Engine`.
+    choice: SearchChoice,
     threads: usize,
 }
 
@@ -77,9 +78,13 @@ struct Active {
     waiting: bool,
 }
 
-/// A UCI engine over the scalar or the comparison search (`Search`).
+/// A UCI engine over any network and any search, built by the
+/// [`factory`](crate::search::factory) from the network and the options.
 pub struct UciEngine {
-    pub(super) search: Option<Searcher>,
+    /// The network that plays.
+    weights: Option<Weights>,
+    /// The search over it.
+    pub(super) search: Option<Box<dyn Search>>,
     options: Options,
     /// Largest `Threads` the host supports (1 in the browser worker).
     max_threads: usize,
@@ -97,15 +102,21 @@ impl UciEngine {
     /// An engine that judges with `network`, or, with `None`, answers `go`
     /// with an error until a network is loaded.
     pub fn new(network: Option<Network>) -> UciEngine {
+        UciEngine::with_weights(network.map(Weights::DeepChess))
+    }
+
+    /// An engine that plays with a network of any family, or, with `None`,
+    /// answers `go` with an error until a network is loaded.
+    pub fn with_weights(weights: Option<Weights>) -> UciEngine {
         let options = Options {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
-            search: DEFAULT_SEARCH,
-            mcts: false,
+            choice: SearchChoice { search: DEFAULT_SEARCH, mcts: false },
             threads: 1,
         };
         let mut engine = UciEngine {
+            weights: None,
             search: None,
             options,
             max_threads: 1,
@@ -115,8 +126,8 @@ impl UciEngine {
             searches: 0,
             helper_nodes: Arc::new(AtomicU64::new(0)),
         };
-        if let Some(net) = network {
-            engine.set_network(net);
+        if let Some(weights) = weights {
+            engine.set_weights(weights);
         }
         engine
     }
@@ -127,89 +138,76 @@ impl UciEngine {
         self.max_threads = max.max(1);
     }
 
-    /// Replaces the network (and empties the caches). The search is the one
-    /// `Search` names if the network has its head, else the other.
+    /// Replaces the network with a DeepChess network (see
+    /// [`set_weights`](Self::set_weights)).
     pub fn set_network(&mut self, net: Network) {
-        let kind = self.playable_kind(&net);
-        self.search = Some(Searcher::new(kind, net, self.options.hash_mb));
+        self.set_weights(Weights::DeepChess(net));
     }
 
-    fn playable_kind(&self, net: &Network) -> SearchKind {
-        let wanted = if self.options.mcts { SearchKind::Mcts } else { self.options.search };
-        if wanted.supported_by(net) {
-            wanted
+    /// Replaces the network (and empties the caches). The search is the one
+    /// the options name if the network can play it, else the one it can
+    /// ([`factory::playable`]).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.search = Some(factory::build(&weights, self.options.choice, self.options.hash_mb));
+        self.weights = Some(weights);
+    }
+
+    /// Builds the search again if the options now name another one.
+    fn rebuild_if_changed(&mut self) {
+        let Some(weights) = self.weights.take() else { return };
+        if self.search_kind() != Some(factory::playable(&weights, self.options.choice)) {
+            self.set_weights(weights);
         } else {
-            SearchKind::ALL.into_iter().find(|k| k.supported_by(net)).unwrap_or(wanted)
+            self.weights = Some(weights);
         }
     }
 
-    /// Plays with a learner's network ([`crate::learned`]) through the
-    /// scalar search, whatever `Search` says (it has no other head).
-    pub fn set_learned_network(&mut self, net: LearnedNet) {
-        self.search = Some(Searcher::learned(net, self.options.hash_mb));
+    /// The network in use, of any family.
+    pub fn weights(&self) -> Option<&Weights> {
+        self.weights.as_ref()
     }
 
-    /// Plays with the AlphaZero seed's network through MCTS, whatever
-    /// `Engine` says (it has no alpha-beta evaluation).
-    pub fn set_az_network(&mut self, net: AzNet) {
-        self.search = Some(Searcher::az(net));
-    }
-
-    /// The AlphaZero network in use, if it plays.
-    pub fn az_network(&self) -> Option<&AzNet> {
-        self.search.as_ref().and_then(Searcher::az_network)
-    }
-
-    /// The DeepChess network in use (`None` while a learner's network plays).
+    /// The DeepChess network in use (`None` while another family plays).
     pub fn network(&self) -> Option<&Network> {
-        self.search.as_ref().and_then(Searcher::network)
+        self.weights.as_ref().and_then(Weights::deepchess)
     }
 
     /// The learner's network in use, if one plays.
     pub fn learned_network(&self) -> Option<&LearnedNet> {
-        self.search.as_ref().and_then(Searcher::learned_network)
+        self.weights.as_ref().and_then(Weights::learned)
     }
 
-    /// The search that plays: `Search`, where the network has its head.
+    /// The AlphaZero network in use, if it plays.
+    pub fn az_network(&self) -> Option<&AzNet> {
+        self.weights.as_ref().and_then(Weights::alphazero)
+    }
+
+    /// The search that plays.
     pub fn search_kind(&self) -> Option<SearchKind> {
-        self.search.as_ref().map(Searcher::kind)
+        self.search.as_ref().map(|s| s.kind())
     }
 
-    /// The comparison search's comparator, to fill its embedding cache from
-    /// a batch computed elsewhere (see [`frontier`](crate::search::frontier));
-    /// `None` while the scalar search plays.
-    pub fn comparator_mut(&mut self) -> Option<&mut NetComparator> {
-        match self.search.as_mut() {
-            Some(Searcher::Comparison(search)) => Some(search.comparator_mut()),
-            _ => None,
-        }
-    }
-
-    /// The scalar search's evaluator, to fill its cache from a batch
-    /// computed elsewhere; `None` while the comparison search plays.
-    pub fn evaluator_mut(&mut self) -> Option<&mut NetEvaluator> {
-        match self.search.as_mut() {
-            Some(Searcher::Scalar(search)) => Some(search.evaluator_mut()),
-            _ => None,
-        }
+    /// The search that plays, for a host that fills its cache from a batch
+    /// computed elsewhere ([`Search::prefill`]; see
+    /// [`frontier`](crate::search::frontier)).
+    pub fn search_mut(&mut self) -> Option<&mut (dyn Search + 'static)> {
+        self.search.as_deref_mut()
     }
 
     /// What helper threads need to join the search `go` just started (Lazy
-    /// SMP over the shared transposition table): `None` unless the scalar
-    /// search is running and `Threads` is above 1.
+    /// SMP over the shared transposition table): `None` unless the search
+    /// takes helpers (the scalar search over a DeepChess network), it is
+    /// running and `Threads` is above 1.
     pub fn helper_job(&self) -> Option<HelperJob> {
-        let Some(Searcher::Scalar(search)) = &self.search else { return None };
         if self.options.threads < 2 || self.active.is_none() {
             return None;
         }
-        Some(HelperJob {
+        self.search.as_ref()?.helper_job(HelperContext {
             helpers: self.options.threads - 1,
-            network: search.evaluator().network().clone(),
-            table: search.table().clone(),
-            root: self.position.clone(),
-            game: self.game.clone(),
-            cache_bytes: split_hash(SearchKind::Scalar, self.options.hash_mb).0,
-            nodes: self.helper_nodes.clone(),
+            hash_mb: self.options.hash_mb,
+            root: &self.position,
+            game: &self.game,
+            nodes: &self.helper_nodes,
         })
     }
 
@@ -218,38 +216,10 @@ impl UciEngine {
     /// learner's (`.dcsn`) or the AlphaZero seed's (`.dcaz`), told by the
     /// magic. On error the previous network stays.
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {
-        if let Ok(b) = &bytes
-            && b.starts_with(&AZ_MAGIC)
-        {
-            match AzNet::from_bytes(b) {
-                Ok(net) => {
-                    out(&format!(
-                        "info string loaded network {source}: AlphaZero {} blocks × {} filters (mcts)",
-                        net.blocks(),
-                        net.filters()
-                    ));
-                    self.set_az_network(net);
-                }
-                Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
-            }
-            return;
-        }
-        if let Ok(b) = &bytes
-            && b.starts_with(&LEARNED_MAGIC)
-        {
-            match LearnedNet::from_bytes(b) {
-                Ok(net) => {
-                    out(&format!("info string loaded network {source}: {} (scalar search)", net.shape_name()));
-                    self.set_learned_network(net);
-                }
-                Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
-            }
-            return;
-        }
-        match bytes.and_then(|b| Network::from_bytes(b).map_err(|e| e.to_string())) {
-            Ok(net) => {
-                out(&format!("info string loaded network {source}: {}", net.shape()));
-                self.set_network(net);
+        match bytes.and_then(|b| Weights::from_bytes(b).map_err(|e| e.to_string())) {
+            Ok(weights) => {
+                out(&format!("info string loaded network {source}: {}", weights.summary()));
+                self.set_weights(weights);
             }
             Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
         }
@@ -357,46 +327,18 @@ impl UciEngine {
             },
             "search" => match value.parse::<SearchKind>() {
                 Ok(kind) => {
-                    self.options.search = kind;
-                    self.finish(out);
-                    if self.az_network().is_some() {
-                        out("info string error: the AlphaZero network plays only with MCTS");
-                    }
-                    if self.learned_network().is_some() && kind != SearchKind::Scalar {
-                        out(
-                            "info string error: a learner's network has no comparison head; playing with the scalar search",
-                        );
-                    }
-                    if let Some(net) = self.network().cloned() {
-                        if !kind.supported_by(&net) {
-                            out(&format!(
-                                "info string error: this network has no {} head; playing with the {} search",
-                                if kind == SearchKind::Scalar { "utility" } else { "comparison" },
-                                self.playable_kind(&net).name()
-                            ));
-                        }
-                        if self.search_kind() != Some(self.playable_kind(&net)) {
-                            self.set_network(net);
-                        }
-                    }
+                    self.options.choice.search = kind;
+                    self.choose_search(SearchOption::Search(kind), out);
                 }
-                Err(()) => invalid(),
+                Err(_) => invalid(),
             },
             // MCTS (over the utility head with a DeepChess network; the
             // AlphaZero network always plays it) or the alpha-beta search
             // `Search` names.
             "engine" => match value.to_ascii_lowercase().as_str() {
                 engine @ ("alphabeta" | "mcts") => {
-                    self.options.mcts = engine == "mcts";
-                    self.finish(out);
-                    if self.az_network().is_some() && !self.options.mcts {
-                        out("info string error: the AlphaZero network plays only with MCTS");
-                    }
-                    if let Some(net) = self.network().cloned()
-                        && self.search_kind() != Some(self.playable_kind(&net))
-                    {
-                        self.set_network(net);
-                    }
+                    self.options.choice.mcts = engine == "mcts";
+                    self.choose_search(SearchOption::Engine { mcts: self.options.choice.mcts }, out);
                 }
                 _ => invalid(),
             },
@@ -418,6 +360,18 @@ impl UciEngine {
             _ => out(&format!("info string error: unknown option {name:?}")),
         }
         Request::Continue
+    }
+
+    /// After `Search` or `Engine`: ends any search, says if the network
+    /// cannot play what was asked, and builds the search the options now name.
+    fn choose_search(&mut self, option: SearchOption, out: &mut dyn FnMut(&str)) {
+        self.finish(out);
+        if let Some(weights) = &self.weights
+            && let Some(refusal) = factory::refusal(weights, option, self.options.choice)
+        {
+            out(&refusal);
+        }
+        self.rebuild_if_changed();
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String], out: &mut dyn FnMut(&str)) {
@@ -460,7 +414,7 @@ impl UciEngine {
     pub fn think(&mut self, nodes: u64, clock: &dyn Fn() -> u64, out: &mut dyn FnMut(&str)) {
         let Some((started, hard)) = self.deadline() else { return };
         let Some(search) = &mut self.search else { return };
-        let event = search.step(nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
+        let event = step_for(search.as_mut(), nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
         self.on_event(event, clock, out);
     }
 
@@ -484,14 +438,14 @@ impl UciEngine {
                 let now = clock();
                 if now.saturating_sub(active.reported) >= STATS_INTERVAL_MS {
                     active.reported = now;
-                    out(&search.stats_info(now.saturating_sub(started), helpers));
+                    out(&stats_line(search.as_ref(), now.saturating_sub(started), helpers));
                 }
                 false
             }
             Event::Line => {
                 let elapsed = clock().saturating_sub(started);
                 active.reported = clock();
-                let Some((multipv, line)) = search.last_info(&self.position, elapsed, helpers) else { return };
+                let Some((multipv, line)) = info_line(search.as_mut(), &self.position, elapsed, helpers) else { return };
                 out(&line);
                 let iteration_done = multipv >= self.options.multipv.min(self.position.legal_moves().len());
                 iteration_done && active.budget.is_some_and(|b| elapsed >= b.soft)
@@ -519,45 +473,4 @@ impl UciEngine {
             None => out("bestmove (none)"),
         }
     }
-}
-
-/// A comparison search over `net` whose caches take `hash_mb` MiB, split as
-/// the `Hash` option is.
-pub fn net_search(net: Network, hash_mb: usize) -> Search<NetComparator> {
-    let (cache, tt) = split_hash(SearchKind::Comparison, hash_mb);
-    Search::new(NetComparator::new(net, cache), tt)
-}
-
-/// `e2e4`, `e7e8q`, `e1g1` (castling as the king's two-square move).
-pub fn uci_move(m: Move) -> UciMove {
-    UciMove::from_move(m, CastlingMode::Standard)
-}
-
-/// A position and the moves played from it, checked move by move; returns the
-/// final position and the Zobrist hashes of the positions before it.
-pub fn parse_game(fen: Option<&str>, moves: &[String]) -> Result<(Chess, Vec<u64>), String> {
-    let mut pos = match fen {
-        None => Chess::default(),
-        Some(fen) => {
-            let parsed: Fen = fen.parse().map_err(|e| format!("invalid FEN {fen:?}: {e}"))?;
-            // Castling rights on other files than a and h are Chess960's.
-            let mode = if parsed.clone().into_position::<Chess>(CastlingMode::Standard).is_ok() {
-                CastlingMode::Standard
-            } else {
-                CastlingMode::Chess960
-            };
-            parsed.into_position(mode).map_err(|e| format!("illegal position {fen:?}: {e}"))?
-        }
-    };
-    let mut game = Vec::with_capacity(moves.len());
-    for text in moves {
-        let m = text
-            .parse::<UciMove>()
-            .map_err(|_| format!("invalid move {text:?}"))?
-            .to_move(&pos)
-            .map_err(|_| format!("illegal move {text:?}"))?;
-        game.push(zobrist(&pos));
-        pos.play_unchecked(m);
-    }
-    Ok((pos, game))
 }

@@ -11,87 +11,10 @@
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, Ordering};
 
-use shakmaty::Chess;
-
-use crate::network::Network;
-use crate::search::{Event, Limits, NetEvaluator, ScalarSearch, ScoreTable};
-use crate::uci::UciEngine;
-
-/// Nodes a helper searches between two looks at its stop flag.
-pub const HELPER_SLICE_NODES: u64 = 2048;
-
-/// What a host's helper threads need to join a scalar search (Lazy SMP):
-/// each runs its own [`ScalarSearch`] of `root` over a copy of `network`,
-/// sharing `table` with the main search, until the main search sends
-/// `bestmove`.
-pub struct HelperJob {
-    /// Helper threads to start (`Threads` − 1).
-    pub helpers: usize,
-    /// The network, for each helper's evaluator.
-    pub network: Network,
-    /// The main search's transposition table.
-    pub table: Arc<ScoreTable>,
-    /// The position searched.
-    pub root: Chess,
-    /// Zobrist hashes of the game before `root`.
-    pub game: Vec<u64>,
-    /// Bytes of each helper's evaluation cache.
-    pub cache_bytes: usize,
-    /// Nodes the helpers have searched, added to the main search's in `info`.
-    pub nodes: Arc<AtomicU64>,
-}
-
-impl HelperJob {
-    /// One task per helper, all stopped by `stop`.
-    pub fn tasks(self, stop: &Arc<AtomicBool>) -> Vec<HelperTask> {
-        (0..self.helpers)
-            .map(|_| HelperTask {
-                network: self.network.clone(),
-                table: self.table.clone(),
-                root: self.root.clone(),
-                game: self.game.clone(),
-                cache_bytes: self.cache_bytes,
-                nodes: self.nodes.clone(),
-                stop: stop.clone(),
-            })
-            .collect()
-    }
-}
-
-/// One helper's share of a Lazy SMP search, to run on its own thread.
-pub struct HelperTask {
-    network: Network,
-    table: Arc<ScoreTable>,
-    root: Chess,
-    game: Vec<u64>,
-    cache_bytes: usize,
-    nodes: Arc<AtomicU64>,
-    stop: Arc<AtomicBool>,
-}
-
-impl HelperTask {
-    /// Searches until the pool stops this task's search (or the search ends
-    /// by itself), writing to the shared table and counting its nodes in the
-    /// job's counter; returns the nodes searched.
-    pub fn run(self) -> u64 {
-        let HelperTask { network, table, root, game, cache_bytes, nodes, stop } = self;
-        let mut search = ScalarSearch::with_table(NetEvaluator::new(network, cache_bytes), table);
-        search.start(root, &game, Limits::default());
-        let mut should_stop = |_| stop.load(Ordering::Relaxed);
-        let mut counted = 0;
-        while !stop.load(Ordering::Relaxed) {
-            let event = search.step(HELPER_SLICE_NODES, &mut should_stop);
-            nodes.fetch_add(search.nodes() - counted, Ordering::Relaxed);
-            counted = search.nodes();
-            if event == Event::Finished {
-                break;
-            }
-        }
-        counted
-    }
-}
+use crate::search::scalar::lazy_smp::HelperTask;
+use crate::uci::engine::UciEngine;
 
 /// The helpers of one search.
 struct Running {

@@ -1,20 +1,21 @@
 //! The UCI protocol: a line parser ([`Command`]), time management
-//! ([`TimeBudget`]) and the engine state machine ([`UciEngine`]) that the
-//! native binary and the browser worker both drive, and the Lazy SMP
-//! helpers ([`HelperPool`]) that both run on their threads.
+//! ([`TimeBudget`]), games as UCI gives them ([`parse_game`]), and the
+//! engine state machine ([`UciEngine`]) that the native binary and the
+//! browser worker both drive, with the Lazy SMP helpers' pool
+//! ([`HelperPool`]) that both run on their threads.
 
 mod batched;
 mod command;
 mod engine;
+mod game;
 mod helpers;
-mod searcher;
 mod time;
 
 pub use command::{Command, Go, ParseCommandError};
 pub use engine::{
     DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, MAX_HASH_MB, MAX_MULTIPV, Request, STATS_INTERVAL_MS,
-    UciEngine, net_search, parse_game, uci_move,
+    UciEngine,
 };
-pub use helpers::{HELPER_SLICE_NODES, HelperJob, HelperPool, HelperSync, HelperTask};
-pub use searcher::{SearchKind, Searcher, split_hash};
+pub use game::{GameError, parse_game, uci_move};
+pub use helpers::{HelperPool, HelperSync};
 pub use time::{DEFAULT_MOVES_TO_GO, TimeBudget};

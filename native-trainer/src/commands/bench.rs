@@ -1,4 +1,4 @@
-//! `deepchess bench`: both searches over fixed positions.
+//! `deepchess bench`: the searches over fixed positions.
 //!
 //! With `--depth`, the total node count of each search is a signature: it
 //! changes only when that search (or the network) changes. By default the
@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use deepchess_core::bench::BENCH_POSITIONS;
-use deepchess_core::search::{Event, Limits};
-use deepchess_core::uci::{DEFAULT_HASH_MB, SearchKind, Searcher, parse_game};
+use deepchess_core::Weights;
+use deepchess_core::search::{self, Event, Limits, SearchChoice, SearchKind};
+use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game};
 
 use crate::network;
 
@@ -25,10 +26,12 @@ pub struct Args {
     /// depth, and report the depth reached (median, least, most).
     #[arg(long)]
     movetime: Option<u64>,
-    /// Which search: scalar, comparison, or both.
-    #[arg(long, default_value = "both", value_parser = ["both", "scalar", "comparison"])]
+    /// Which search: scalar, comparison, both, or mcts (a depth of N is
+    /// N × 100 playouts).
+    #[arg(long, default_value = "both", value_parser = ["both", "scalar", "comparison", "mcts"])]
     search: String,
-    /// A `.dcnn` network instead of the seeded random reference network.
+    /// A network of any family (`.dcnn`, `.dcsn`, `.dcaz`) instead of the
+    /// seeded random reference network.
     #[arg(long)]
     weights: Option<PathBuf>,
     /// Print each position's node count (and depth).
@@ -38,26 +41,28 @@ pub struct Args {
 
 /// Searches every bench position with each search and prints nodes and speed.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let net = match &args.weights {
-        Some(path) => network::load(path)?,
-        None => network::seeded_random(),
+    let weights = match &args.weights {
+        Some(path) => network::load_weights(path)?,
+        None => Weights::DeepChess(network::seeded_random()),
     };
     println!("positions         : {}", BENCH_POSITIONS.len());
-    println!("kernel            : {}", net.kernel().name());
+    println!("kernel            : {}", weights.kernel().name());
     let kinds: Vec<SearchKind> = match args.search.as_str() {
         "both" => SearchKind::ALL.to_vec(),
-        name => vec![name.parse().map_err(|()| anyhow::anyhow!("unknown search {name}"))?],
+        "mcts" => vec![SearchKind::Mcts],
+        name => vec![name.parse()?],
     };
     for kind in kinds {
-        if !kind.supported_by(&net) {
-            println!("search            : {} (skipped: the network has no head for it)", kind.name());
+        if !search::supports(&weights, kind) {
+            println!("search            : {} (skipped: the network cannot play it)", kind.name());
             continue;
         }
-        let mut search = Searcher::new(kind, net.clone(), DEFAULT_HASH_MB);
+        let choice = SearchChoice { search: kind, mcts: kind == SearchKind::Mcts };
+        let mut search = search::build(&weights, choice, DEFAULT_HASH_MB);
         let (mut total, mut depths) = (0u64, Vec::new());
         let start = Instant::now();
         for (i, fen) in BENCH_POSITIONS.iter().enumerate() {
-            let (pos, game) = parse_game(Some(fen), &[]).map_err(anyhow::Error::msg)?;
+            let (pos, game) = parse_game(Some(fen), &[])?;
             search.clear();
             let depth = if args.movetime.is_some() { None } else { Some(args.depth) };
             search.start(pos.clone(), &game, Limits { depth, ..Limits::default() });
@@ -68,8 +73,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 match search.step(u64::MAX, &mut out_of_time) {
                     Event::Finished => break,
                     Event::Line => {
-                        if let Some((_, line)) = search.last_info(&pos, 1, 0) {
-                            reached = line_depth(&line);
+                        if let Some(report) = search.report(&pos) {
+                            reached = report.depth;
                         }
                     }
                     Event::Paused => {}
@@ -97,10 +102,4 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         println!("nodes/second      : {}", (total as f64 / elapsed.as_secs_f64()) as u64);
     }
     Ok(())
-}
-
-/// The `depth` field of an `info` line.
-fn line_depth(line: &str) -> u32 {
-    let mut words = line.split_whitespace();
-    words.find(|&w| w == "depth").and_then(|_| words.next()).and_then(|d| d.parse().ok()).unwrap_or(0)
 }

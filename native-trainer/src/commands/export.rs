@@ -6,9 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use deepchess_core::alphazero::AzNet;
-use deepchess_core::learned::LearnedNet;
-use deepchess_core::{FloatNetwork, Network, format};
+use deepchess_core::{FloatNetwork, Network, Weights, format};
 
 use crate::data::Dataset;
 use crate::eval::accuracy;
@@ -33,14 +31,12 @@ pub struct Args {
 
 /// Quantizes, writes and reports.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    if let Some(net) = crate::network::load_learned(&args.checkpoint)? {
-        let path = export_learned(&net, &args.out)?;
-        println!("wrote {} ({})", path.display(), net.shape_name());
-        return Ok(());
-    }
-    if let Some(net) = crate::network::load_az(&args.checkpoint)? {
-        let path = export_az(&net, &args.out)?;
-        println!("wrote {} ({} blocks × {} filters)", path.display(), net.blocks(), net.filters());
+    let bytes = std::fs::read(&args.checkpoint).with_context(|| format!("cannot read {}", args.checkpoint.display()))?;
+    if !bytes.starts_with(&format::FLOAT_MAGIC) {
+        // A network core runs as it is: checked and named by its content.
+        let weights = crate::network::load_weights(&args.checkpoint)?;
+        let path = crate::network::write_named(&weights, &args.out)?;
+        println!("wrote {} ({})", path.display(), weights.summary());
         return Ok(());
     }
     let path = export(&args.checkpoint, &args.out)?;
@@ -71,34 +67,6 @@ pub fn load_float(path: &Path) -> anyhow::Result<FloatNetwork> {
 /// Quantizes `checkpoint` into `dir/deepchess-<hash>.dcnn`; returns the path.
 pub fn export(checkpoint: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
     let bytes = load_float(checkpoint)?.to_bytes();
-    // The file must load back before it is written anywhere.
-    Network::from_bytes(&bytes).context("the exported network does not load")?;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let path = dir.join(format::file_name(&bytes));
-    std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(path)
-}
-
-/// Writes a learner's network as `dir/deepchess-<hash>.dcsn`; returns the path.
-pub fn export_learned(net: &LearnedNet, dir: &Path) -> anyhow::Result<PathBuf> {
-    let bytes = net.to_bytes();
-    LearnedNet::from_bytes(&bytes).context("the exported network does not load")?;
-    write_named(&bytes, "dcsn", dir)
-}
-
-/// Writes the AlphaZero seed's network as `dir/deepchess-<hash>.dcaz`;
-/// returns the path.
-pub fn export_az(net: &AzNet, dir: &Path) -> anyhow::Result<PathBuf> {
-    let bytes = net.to_bytes();
-    AzNet::from_bytes(&bytes).context("the exported network does not load")?;
-    write_named(&bytes, "dcaz", dir)
-}
-
-/// Writes `bytes` as `dir/deepchess-<hash>.<extension>`; returns the path.
-fn write_named(bytes: &[u8], extension: &str, dir: &Path) -> anyhow::Result<PathBuf> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let name = format::file_name(bytes).replace(".dcnn", &format!(".{extension}"));
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(path)
+    let net = Network::from_bytes(&bytes).context("the exported network does not load")?;
+    crate::network::write_named(&Weights::DeepChess(net), dir)
 }

@@ -68,27 +68,7 @@ pub struct Args {
 /// input a search with a limit (depth, nodes, time) still completes and
 /// prints its `bestmove`; an infinite one is stopped.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let az = match &args.weights {
-        Some(path) => network::load_az(path)?,
-        None => None,
-    };
-    let learned = match (&args.weights, &az) {
-        (Some(path), None) => network::load_learned(path)?,
-        _ => None,
-    };
-    let mut engine = match (az, learned) {
-        (Some(net), _) => {
-            let mut engine = UciEngine::new(None);
-            engine.set_az_network(net);
-            engine
-        }
-        (None, Some(net)) => {
-            let mut engine = UciEngine::new(None);
-            engine.set_learned_network(net);
-            engine
-        }
-        (None, None) => UciEngine::new(network::chosen(args.weights.as_deref())?.map(|(_, net)| net)),
-    };
+    let mut engine = UciEngine::with_weights(network::chosen(args.weights.as_deref())?.map(|(_, weights)| weights));
     engine.set_max_threads(MAX_THREADS);
     let mut helpers = Helpers::default();
     let start = Instant::now();

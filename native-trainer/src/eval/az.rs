@@ -7,7 +7,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use deepchess_core::alphazero::{AzNet, AzScratch, POLICY_SIZE};
 
 use crate::data::az::{Sample, samples};
@@ -59,8 +58,7 @@ pub fn score(net: &AzNet, samples: &[Sample]) -> AzScore {
 
 /// Runs `eval az`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let net = network::load_az(&args.weights)?
-        .with_context(|| format!("{} is not an AlphaZero network (.dcaz)", args.weights.display()))?;
+    let net = network::load_az(&args.weights)?;
     let file = if args.data.is_dir() { args.data.join("val.bin") } else { dataset_files(&args.data)[0].clone() };
     let records: Vec<Record> = Dataset::open(&file)?.records().to_vec();
     let samples = samples(&records, args.positions, args.seed);

@@ -12,7 +12,8 @@ use anyhow::Context;
 use deepchess_core::search::{Event, Limits};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, Move};
-use deepchess_core::uci::{DEFAULT_HASH_MB, SearchKind, Searcher, parse_game, uci_move};
+use deepchess_core::search::{self, SearchChoice, SearchKind, step_for};
+use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game, uci_move};
 
 use crate::network;
 
@@ -107,20 +108,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(i, l)| parse_case(l.trim(), i + 1))
         .collect::<anyhow::Result<_>>()?;
-    let net = match network::chosen(args.weights.as_deref())? {
-        Some((_, net)) => net,
-        None => anyhow::bail!("no network: give --weights"),
+    let Some((_, weights)) = network::chosen(args.weights.as_deref())? else {
+        anyhow::bail!("no network: give --weights")
     };
-    let kind: SearchKind = args.search.parse().map_err(|()| anyhow::anyhow!("unknown search {}", args.search))?;
-    anyhow::ensure!(kind.supported_by(&net), "the network has no head for the {} search", kind.name());
-    let mut search = Searcher::new(kind, net, DEFAULT_HASH_MB);
+    let kind: SearchKind = args.search.parse()?;
+    anyhow::ensure!(search::supports(&weights, kind), "the network cannot play the {} search", kind.name());
+    let mut search = search::build(&weights, SearchChoice { search: kind, mcts: false }, DEFAULT_HASH_MB);
     let (mut solved, mut tested, mut points, mut max_points) = (0, 0, 0, 0);
     for case in &cases {
         search.clear();
         search.start(case.position.clone(), &[], Limits { depth: args.depth, ..Limits::default() });
         let start = Instant::now();
         let limit = args.movetime.map(Duration::from_millis);
-        while search.step(4096, &mut |_| limit.is_some_and(|l| start.elapsed() >= l)) != Event::Finished {}
+        while step_for(search.as_mut(), 4096, &mut |_| limit.is_some_and(|l| start.elapsed() >= l)) != Event::Finished {}
         let Some(played) = search.best_move() else { continue };
         let mut verdict = Vec::new();
         if !case.best.is_empty() || !case.avoid.is_empty() {

@@ -91,8 +91,7 @@ pub fn understanding(net: &Network, positions: &[Chess]) -> Vec<[Tally; 2]> {
 
 /// Runs the tests and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let net =
-        network::chosen(args.weights.as_deref())?.map(|(_, n)| n).ok_or_else(|| anyhow::anyhow!("give --weights"))?;
+    let net = network::chosen_deepchess(args.weights.as_deref())?;
     let sampling = Sampling { include_draws: true, ..Sampling::default() };
     let positions: Vec<Chess> = accuracy::records_from_pgn(&args.pgn, &sampling)?
         .iter()

@@ -13,7 +13,8 @@
 //! threefold repetition) or as a draw at `max_plies`.
 
 use burn::config::Config;
-use deepchess_core::alphazero::{AzEvaluator, AzNet, Mcts, Planes, Puct, Repetitions, move_index};
+use deepchess_core::alphazero::{AzNet, Planes, Repetitions, move_index};
+use deepchess_core::search::{AzEvaluator, Mcts, Puct};
 use deepchess_core::search::zobrist;
 use deepchess_core::shakmaty::{Chess, Color, KnownOutcome, Move, Outcome, Position};
 use rand::rngs::SmallRng;
@@ -196,13 +197,13 @@ fn parallel<T: Send>(count: usize, threads: usize, f: impl Fn(usize) -> T + Sync
 
 #[cfg(test)]
 mod tests {
-    use deepchess_core::random;
+    use deepchess_core::seeded;
 
     use super::*;
 
     #[test]
     fn self_play_games_follow_the_rules_and_label_every_position() {
-        let net = random::az_net(1, 8, 3);
+        let net = seeded::az_net(1, 8, 3);
         let config = AzPlayConfig::new().with_playouts(16).with_max_plies(40).with_temperature_plies(10);
         for game in self_play(&net, 3, &config, 2, 7) {
             assert_eq!(game.samples.len(), game.plies);
@@ -220,7 +221,7 @@ mod tests {
 
     #[test]
     fn a_network_against_itself_scores_all_its_games() {
-        let net = random::az_net(1, 8, 4);
+        let net = seeded::az_net(1, 8, 4);
         let config = AzPlayConfig::new().with_playouts(8).with_max_plies(30).with_temperature_plies(6);
         let [w, d, l] = gate(&net, &net, 4, &config, 2, 1);
         assert_eq!(w + d + l, 4);

@@ -1,8 +1,8 @@
 //! Self-play games of a learner's network through core's scalar search (as
 //! the engine plays it), for NeuroChess's TD(0) ([`crate::train::neurochess`]).
 
-use deepchess_core::learned::{LearnedEvaluator, LearnedNet};
-use deepchess_core::search::{Event, Limits, ScalarSearch, zobrist};
+use deepchess_core::learned::LearnedNet;
+use deepchess_core::search::{Event, LearnedEvaluator, Limits, ScalarSearch, zobrist};
 use deepchess_core::shakmaty::{Chess, KnownOutcome, Outcome, Position};
 
 /// Bytes of the search's transposition table and of the evaluation cache
@@ -50,7 +50,7 @@ pub fn play(net: &LearnedNet, start: Chess, nodes: u64, max_plies: usize) -> Sel
 #[cfg(test)]
 mod tests {
     use deepchess_core::learned::{InputKind, OutputKind};
-    use deepchess_core::random;
+    use deepchess_core::seeded;
 
     use super::*;
 
@@ -59,7 +59,7 @@ mod tests {
     #[test]
     fn games_follow_the_rules_to_their_end() {
         for seed in 0..6 {
-            let net = random::learned_net(InputKind::SideToMove768, OutputKind::Tanh, seed);
+            let net = seeded::learned_net(InputKind::SideToMove768, OutputKind::Tanh, seed);
             let game = play(&net, Chess::default(), 64, 60);
             for pair in game.positions.windows(2) {
                 let legal = pair[0].legal_moves().iter().any(|&m| {

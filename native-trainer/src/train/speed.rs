@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use burn::tensor::Device;
-use deepchess_core::{Shape, random};
+use deepchess_core::{Shape, seeded};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -56,13 +56,13 @@ impl Speed {
 }
 
 /// `count` positions reached by random legal play from the start (core's
-/// [`random::playout`], 10 to 99 plies), each with the move played from it
+/// [`seeded::playout`], 10 to 99 plies), each with the move played from it
 /// and a random decisive result.
 pub fn random_records(count: usize, seed: u64) -> Vec<Record> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut records = Vec::with_capacity(count);
     while records.len() < count {
-        let game = random::playout(rng.random_range(10..100), rng.random());
+        let game = seeded::playout(rng.random_range(10..100), rng.random());
         // The last position of the game that has a move played from it.
         if let Some((ply, pos, played)) =
             game.iter().enumerate().rev().find_map(|(ply, (pos, played))| played.map(|m| (ply, pos, m)))

@@ -116,12 +116,12 @@ impl Games {
 
 #[cfg(test)]
 mod tests {
-    use deepchess_core::random;
+    use deepchess_core::seeded;
 
     use super::*;
 
     fn game(plies: usize, seed: u64) -> Vec<Chess> {
-        random::playout(plies, seed).into_iter().map(|(pos, _)| pos).collect()
+        seeded::playout(plies, seed).into_iter().map(|(pos, _)| pos).collect()
     }
 
     #[test]
@@ -148,7 +148,7 @@ mod tests {
     fn games_are_whole_runs_of_plies_and_gaps_are_counted() {
         let mut records = Vec::new();
         for (g, plies) in [(0u32, 12usize), (1, 9), (2, 14)] {
-            let line = random::playout(plies, u64::from(g));
+            let line = seeded::playout(plies, u64::from(g));
             for (ply, (pos, m)) in line.iter().enumerate() {
                 let Some(m) = m else { break };
                 // Game 2 loses ply 4: only what follows the gap is kept.

@@ -1,0 +1,137 @@
+//! The `.dcnn` weights file format.
+//!
+//! All integers are little-endian.
+//!
+//! | field | type |
+//! |---|---|
+//! | magic | `b"DCNN"` |
+//! | format version | `u32` ([`VERSION`]; version 1 files are read too) |
+//! | architecture hash | `u32` ([`arch_hash_with_utility`](crate::arch::arch_hash_with_utility) of the sizes below) |
+//! | tower widths | `u32` count, then `u32` each (773 first) |
+//! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
+//! | utility head | `u32`: 1 if one follows the comparison head, else 0 (version 2 only) |
+//! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`] bytes) |
+//! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
+//! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` |
+//! | utility head, if any | bias `i32[1]`, weights `i8[1][embedding]`, then `f32` centipawns per unit of utility |
+//!
+//! Version 1 files (before utility heads) have no utility field and always a
+//! comparison head. Nothing follows the last tensor. Files are named by their
+//! content: `deepchess-<first 12 hex digits of sha256>.dcnn` ([`file_name`]).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use sha2::{Digest, Sha256};
+
+use crate::deepchess::shape::{Shape, ShapeError};
+use crate::file::{FileHeader, Format, Reader, UtilityDefect, WeightsError, write_description, write_u32};
+
+/// The first four bytes of every weights file.
+pub const MAGIC: [u8; 4] = *b"DCNN";
+
+/// The first four bytes of a float network file (`.dcnf`): the trainer's
+/// checkpoints, the same header followed by `f32` tensors.
+pub const FLOAT_MAGIC: [u8; 4] = *b"DCNF";
+
+/// The format version this build writes.
+pub const VERSION: u32 = 2;
+
+/// The oldest format version this build reads: version 1 files are
+/// comparison networks without a utility head.
+pub const MIN_VERSION: u32 = 1;
+
+/// The `.dcnn` format: [`MAGIC`], versions [`MIN_VERSION`] to [`VERSION`].
+pub const FORMAT: Format = Format { magic: MAGIC, oldest: MIN_VERSION, newest: VERSION };
+
+/// The `.dcnf` format (the trainer's float checkpoints).
+pub const FLOAT_FORMAT: Format = Format { magic: FLOAT_MAGIC, oldest: MIN_VERSION, newest: VERSION };
+
+/// The canonical file name of a weights file: `deepchess-<12 hex>.dcnn`,
+/// from the SHA-256 of its bytes.
+///
+/// ```
+/// let name = deepchess_core::format::file_name(b"");
+/// assert_eq!(name, "deepchess-e3b0c44298fc.dcnn");
+/// ```
+pub fn file_name(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut name = String::from("deepchess-");
+    for byte in &digest[..6] {
+        name.push(char::from(HEX[usize::from(byte >> 4)]));
+        name.push(char::from(HEX[usize::from(byte & 15)]));
+    }
+    name.push_str(".dcnn");
+    name
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The header of a weights file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Layer sizes.
+    pub shape: Shape,
+    /// Free text: what the network was trained on, and how.
+    pub description: String,
+}
+
+impl Header {
+    /// Reads and checks the header: magic, version, shape, hash, description.
+    pub fn read(reader: &mut Reader<'_>) -> Result<Header, WeightsError> {
+        Header::read_as(reader, FORMAT)
+    }
+
+    /// [`read`](Self::read) for a file of `format` ([`FORMAT`] or
+    /// [`FLOAT_FORMAT`]).
+    pub fn read_as(reader: &mut Reader<'_>, format: Format) -> Result<Header, WeightsError> {
+        let accepted: &'static [Format] = if format == FLOAT_FORMAT { &[FLOAT_FORMAT] } else { &[FORMAT] };
+        let FileHeader { version, hash, .. } = FileHeader::read(reader, accepted)?;
+        let tower = read_widths(reader)?;
+        let head = read_widths(reader)?;
+        let utility = match version {
+            1 => false,
+            _ => match reader.u32()? {
+                0 => false,
+                1 => true,
+                found => return Err(WeightsError::BadUtility { reason: UtilityDefect::Flag(found) }),
+            },
+        };
+        let shape = Shape::with_heads(&tower, &head, utility)?;
+        if hash != shape.hash() {
+            return Err(WeightsError::ArchHashMismatch { found: hash, expected: shape.hash() });
+        }
+        let description = reader.description()?.into();
+        Ok(Header { shape, description })
+    }
+
+    /// Writes the header; the description is cut to [`MAX_DESCRIPTION`] bytes
+    /// at a character boundary.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        self.write_as(out, FORMAT);
+    }
+
+    /// [`write`](Self::write) as a file of `format`.
+    pub fn write_as(&self, out: &mut Vec<u8>, format: Format) {
+        FileHeader::write(out, format, self.shape.hash());
+        for widths in [self.shape.tower(), self.shape.head()] {
+            write_u32(out, widths.len() as u32);
+            for &width in widths {
+                write_u32(out, width as u32);
+            }
+        }
+        write_u32(out, u32::from(self.shape.has_utility()));
+        write_description(out, &self.description);
+    }
+}
+
+/// A count, then that many `u32` widths. A count over
+/// [`MAX_LAYERS`](crate::arch::MAX_LAYERS) is a shape error, checked before
+/// anything is allocated.
+fn read_widths(reader: &mut Reader<'_>) -> Result<Vec<usize>, WeightsError> {
+    let count = reader.u32()? as usize;
+    if count > crate::arch::MAX_LAYERS {
+        return Err(ShapeError::TooManyLayers { layers: count }.into());
+    }
+    (0..count).map(|_| reader.u32().map(|w| w as usize)).collect()
+}

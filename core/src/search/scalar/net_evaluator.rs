@@ -1,0 +1,115 @@
+//! DeepChess's utility head as the scalar search's evaluator.
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::deepchess::delta::FeatureDelta;
+use crate::deepchess::embedding::Embedding;
+use crate::deepchess::features::Features;
+use crate::deepchess::network::Network;
+use crate::search::cache::EvalCache;
+use crate::search::scalar::evaluator::Evaluator;
+use crate::search::path::AccumulatorPath;
+
+/// The network's utility head in centipawns ([`Network::evaluate`]): each
+/// position is embedded with its colour mirror image, and the first layer's
+/// sums of both are updated move by move along the search path (the mirror's
+/// through [`FeatureDelta::mirrored`]). Evaluations are cached by Zobrist
+/// hash.
+///
+/// The network must have a utility head; one without evaluates every
+/// position as 0 (the UCI engine refuses the scalar search for it).
+pub struct NetEvaluator {
+    net: Network,
+    path: AccumulatorPath,
+    mirror: AccumulatorPath,
+    cache: EvalCache,
+}
+
+impl NetEvaluator {
+    /// Wraps `net`, with an evaluation cache of at most `cache_bytes`.
+    pub fn new(net: Network, cache_bytes: usize) -> NetEvaluator {
+        NetEvaluator {
+            path: AccumulatorPath::new(&net),
+            mirror: AccumulatorPath::new(&net),
+            net,
+            cache: EvalCache::with_bytes(cache_bytes),
+        }
+    }
+
+    /// The network.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// Caches an evaluation computed elsewhere (for example from a batch of
+    /// embeddings on a GPU; see [`Network::evaluate`]): `hash` is the
+    /// position's Zobrist hash, `cp` what this evaluator would compute.
+    pub fn insert_evaluation(&mut self, hash: u64, cp: i32) {
+        self.cache.insert(hash, cp);
+    }
+
+    /// Fraction of evaluations served by the cache.
+    pub fn cache_hit_rate(&self) -> f32 {
+        self.cache.hit_rate()
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    fn set_root(&mut self, root: &Chess) {
+        let features = Features::from_position(root);
+        self.path.set_root(&self.net, &features);
+        self.mirror.set_root(&self.net, &features.mirrored());
+    }
+
+    fn push(&mut self, before: &Chess, m: Move, after: &Chess) {
+        let delta = FeatureDelta::new(before, m, after);
+        self.path.push(&self.net, &delta);
+        self.mirror.push(&self.net, &delta.mirrored());
+    }
+
+    fn push_null(&mut self, before: &Chess) {
+        let delta = FeatureDelta::null(before.turn());
+        self.path.push(&self.net, &delta);
+        self.mirror.push(&self.net, &delta.mirrored());
+    }
+
+    fn pop(&mut self) {
+        self.path.pop();
+        self.mirror.pop();
+    }
+
+    fn evaluate(&mut self, _pos: &Chess, hash: u64) -> i32 {
+        if let Some(cp) = self.cache.get(hash) {
+            return cp;
+        }
+        let (own, mirror) = (self.net.embed(self.path.top()), self.net.embed(self.mirror.top()));
+        let cp = self.net.evaluate(&own, &mirror).unwrap_or(0);
+        self.cache.insert(hash, cp);
+        cp
+    }
+
+    fn clear(&mut self) {
+        self.cache.clear();
+    }
+
+    fn resize_cache(&mut self, cache_bytes: usize) {
+        self.cache = EvalCache::with_bytes(cache_bytes);
+    }
+
+    fn helper_network(&self) -> Option<&Network> {
+        Some(&self.net)
+    }
+
+    /// Each position's embedding and its mirror image's give its
+    /// evaluation.
+    fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
+        let mut written = 0;
+        for (pair, key) in embeddings.chunks_exact(2).zip(keys.iter().step_by(2)) {
+            if let Some(cp) = self.net.evaluate(&pair[0], &pair[1]) {
+                self.insert_evaluation(key.0, cp);
+                written += 1;
+            }
+        }
+        written
+    }
+}

@@ -1,0 +1,574 @@
+//! A principal-variation search over a scalar evaluation, beside the
+//! comparison search and run the same way: as resumable slices.
+//!
+//! Negamax with iterative deepening and aspiration windows; a transposition
+//! table of score bounds ([`ScoreTable`], shareable for Lazy SMP); null-move
+//! pruning with a zugzwang guard, late-move reductions, reverse-futility,
+//! futility and late-move pruning, SEE pruning and check extensions;
+//! quiescence with stand-pat over captures and queen promotions, losing
+//! captures pruned by SEE; move ordering by the hash move, SEE-ordered
+//! captures, killers, countermoves and history ([`History`]). The rules
+//! decide terminal positions: mate, stalemate, repetition (with the game's
+//! history), the fifty-move rule and insufficient material.
+//!
+//! The main search keeps its recursion on an explicit stack of [`Node`]s, so
+//! [`ScalarSearch::step`] can stop after any node budget and continue exactly
+//! where it stopped. Quiescence, which visits a handful of captures, recurses
+//! natively inside one step.
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use crate::search::history::{History, has_non_pawn_material};
+use crate::search::ordering::is_tactical;
+use crate::search::scalar::evaluator::Evaluator;
+use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, score_for_uci};
+use crate::search::score::Score;
+use crate::search::see::see_ge;
+use crate::search::scalar::node::{Node, Pending};
+use crate::search::scalar::score_table::INFINITE;
+use crate::search::slices;
+use crate::search::vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, child_hash, zobrist};
+
+/// The first aspiration window's half-width, in centipawns.
+const ASPIRATION: i32 = 25;
+
+/// A completed principal variation of the scalar search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScalarLine {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached during the iteration, quiescence included.
+    pub seldepth: u32,
+    /// 1 for the best line, 2 for the second best, …
+    pub multipv: usize,
+    /// The line's score from the side to move at the root: centipawns, or a
+    /// mate distance.
+    pub score: Score,
+    /// The score as the search keeps it (mates are `±(MATE - ply)`).
+    pub raw: i32,
+    /// The moves, from the root.
+    pub pv: Vec<Move>,
+}
+
+/// A scalar principal-variation search over an [`Evaluator`].
+pub struct ScalarSearch<E: Evaluator> {
+    pub(super) evaluator: E,
+    pub(super) table: Arc<ScoreTable>,
+    pub(super) history: History,
+    pub(super) root: Chess,
+    pub(super) root_hash: u64,
+    pub(super) root_moves: MoveList,
+    /// Zobrist hashes of the game before the root, then of the search path.
+    pub(super) path: Vec<u64>,
+    pub(super) game_len: usize,
+    pub(super) limits: Limits,
+    pub(super) stack: Vec<Node>,
+    pub(super) nodes: u64,
+    pub(super) next_poll: u64,
+    pub(super) seldepth: u32,
+    pub(super) depth: u32,
+    pub(super) pv_index: usize,
+    pub(super) window: (i32, i32),
+    pub(super) delta: i32,
+    /// Lines of the last completed iteration.
+    pub(super) lines: Vec<ScalarLine>,
+    /// Lines of the current iteration.
+    pub(super) current: Vec<ScalarLine>,
+    pub(super) running: bool,
+}
+
+impl<E: Evaluator> ScalarSearch<E> {
+    /// A search that evaluates with `evaluator` and keeps a transposition
+    /// table of at most `tt_bytes`.
+    pub fn new(evaluator: E, tt_bytes: usize) -> ScalarSearch<E> {
+        ScalarSearch::with_table(evaluator, Arc::new(ScoreTable::with_bytes(tt_bytes)))
+    }
+
+    /// A search that shares `table` with other searches (Lazy SMP: helper
+    /// threads search the same root and fill the same table).
+    pub fn with_table(evaluator: E, table: Arc<ScoreTable>) -> ScalarSearch<E> {
+        ScalarSearch {
+            evaluator,
+            table,
+            history: History::new(),
+            root: Chess::default(),
+            root_hash: 0,
+            root_moves: MoveList::new(),
+            path: Vec::new(),
+            game_len: 0,
+            limits: Limits::default(),
+            stack: Vec::new(),
+            nodes: 0,
+            next_poll: 0,
+            seldepth: 0,
+            depth: 1,
+            pv_index: 0,
+            window: (-INFINITE, INFINITE),
+            delta: ASPIRATION,
+            lines: Vec::new(),
+            current: Vec::new(),
+            running: false,
+        }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// The evaluator, mutable (for example to resize its cache).
+    pub fn evaluator_mut(&mut self) -> &mut E {
+        &mut self.evaluator
+    }
+
+    /// The transposition table, to share with helper searches.
+    pub fn table(&self) -> &Arc<ScoreTable> {
+        &self.table
+    }
+
+    /// Replaces the transposition table (with a new, empty one of at most
+    /// `bytes`).
+    pub fn resize_tt(&mut self, bytes: usize) {
+        self.table = Arc::new(ScoreTable::with_bytes(bytes));
+    }
+
+    /// Permille of the transposition table used by this search.
+    pub fn hashfull(&self) -> u32 {
+        self.table.hashfull()
+    }
+
+    /// Forgets everything learnt in earlier searches (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.clear();
+        self.evaluator.clear();
+    }
+
+    /// Starts searching `root`. `game` holds the Zobrist hashes of the
+    /// positions before it in the game, oldest first, for repetitions.
+    pub fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
+        self.root_hash = zobrist(&root);
+        self.root_moves = root.legal_moves();
+        self.root = root;
+        self.path.clear();
+        self.path.extend_from_slice(game);
+        self.path.push(self.root_hash);
+        self.game_len = game.len();
+        self.limits = Limits { multipv: limits.multipv.max(1), ..limits };
+        self.stack.clear();
+        self.nodes = 0;
+        self.next_poll = POLL_NODES;
+        self.seldepth = 0;
+        self.depth = 1;
+        self.pv_index = 0;
+        self.window = (-INFINITE, INFINITE);
+        self.delta = ASPIRATION;
+        self.lines.clear();
+        self.current.clear();
+        self.table.new_search();
+        self.running = !self.root_moves.is_empty();
+    }
+
+    /// Whether a search is under way.
+    pub fn is_running(&self) -> bool {
+        self.running
+    }
+
+    /// Ends the search now; [`best_move`](Self::best_move) stays available.
+    pub fn stop(&mut self) {
+        self.stack.clear();
+        self.path.truncate(self.game_len + 1);
+        self.running = false;
+    }
+
+    /// Nodes searched since [`start`](Self::start), quiescence included.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The depth of the iteration under way.
+    pub fn iteration(&self) -> u32 {
+        self.depth
+    }
+
+    /// The line that completed last.
+    pub fn last_line(&self) -> Option<&ScalarLine> {
+        self.current.last().or(self.lines.last())
+    }
+
+    /// The best lines known: the current iteration's where it has them, else
+    /// the last completed iteration's.
+    pub fn lines(&self) -> impl Iterator<Item = &ScalarLine> {
+        let fresh = self.current.len();
+        self.current.iter().chain(self.lines.iter().skip(fresh))
+    }
+
+    /// The move to play: the first move of the best line, or (if no
+    /// iteration completed) the first legal move in search order.
+    pub fn best_move(&self) -> Option<Move> {
+        self.lines().next().and_then(|line| line.pv.first().copied()).or_else(|| self.root_moves.first().copied())
+    }
+
+    /// Runs for about `budget` nodes. `should_stop` gets the node count every
+    /// [`POLL_NODES`] nodes; when it answers `true` the search stops.
+    pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
+        slices::step(self, budget, should_stop)
+    }
+
+    /// Pushes the root node of the next (depth, MultiPV index), with the
+    /// current aspiration window; `false` when every iteration is done.
+    pub(super) fn begin_root(&mut self) -> bool {
+        loop {
+            if self.depth > self.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
+                return false;
+            }
+            let excluded: Vec<Move> = self.current.iter().filter_map(|line| line.pv.first().copied()).collect();
+            let mut moves: MoveList = self.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
+            if self.pv_index >= self.limits.multipv || moves.is_empty() {
+                if self.current.is_empty() {
+                    return false;
+                }
+                // Each MultiPV line is searched on its own, so a later one can
+                // come out better: order them by score, as they are reported.
+                self.current.sort_by_key(|line| core::cmp::Reverse(line.raw));
+                for (k, line) in self.current.iter_mut().enumerate() {
+                    line.multipv = k + 1;
+                }
+                self.lines = core::mem::take(&mut self.current);
+                self.depth += 1;
+                self.pv_index = 0;
+                self.window = self.aspiration_window();
+                self.delta = ASPIRATION;
+                continue;
+            }
+            // The last iteration's line for this slot goes first.
+            let hint = self.lines.get(self.pv_index).and_then(|line| line.pv.first().copied());
+            let hash_move = self.table.probe(self.root_hash, 0).and_then(|hit| hit.best_move(&self.root_moves));
+            self.history.sort(&self.root, &mut moves, hint.or(hash_move), 0, None);
+            if self.pv_index == 0 {
+                self.seldepth = 0;
+            }
+            self.evaluator.set_root(&self.root);
+            self.path.truncate(self.game_len + 1);
+            let (alpha, beta) = self.window;
+            let in_check = self.root.is_check();
+            let eval = if in_check { -INFINITE } else { self.static_eval(&self.root.clone(), self.root_hash) };
+            let root =
+                Node::new(self.root.clone(), self.root_hash, 0, self.depth as i32, (alpha, beta), in_check, eval);
+            self.stack.push(Node { moves, ..root });
+            return true;
+        }
+    }
+
+    /// The window of the next root search: ±[`ASPIRATION`] around the last
+    /// iteration's score for this line from depth 4 on, else infinite.
+    fn aspiration_window(&self) -> (i32, i32) {
+        match self.lines.get(self.pv_index) {
+            Some(line) if self.depth >= 4 && line.raw.abs() < MATE_BOUND => {
+                (line.raw - ASPIRATION, line.raw + ASPIRATION)
+            }
+            _ => (-INFINITE, INFINITE),
+        }
+    }
+
+    /// The root node finished with `best` and `pv`. Inside the window the
+    /// line is recorded (`true`); outside it the window widens and the root
+    /// is searched again.
+    fn root_done(&mut self, best: i32, pv: Vec<Move>) -> bool {
+        let (alpha, beta) = self.window;
+        if best <= alpha && alpha > -INFINITE {
+            self.window = ((best - self.delta).max(-INFINITE), beta);
+            self.delta *= 2;
+            return false;
+        }
+        if best >= beta && beta < INFINITE {
+            self.window = (alpha, (best + self.delta).min(INFINITE));
+            self.delta *= 2;
+            return false;
+        }
+        self.pv_index += 1;
+        let line = ScalarLine {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.pv_index,
+            score: score_for_uci(best),
+            raw: best,
+            pv,
+        };
+        self.current.push(line);
+        self.window = self.aspiration_window();
+        self.delta = ASPIRATION;
+        true
+    }
+
+    /// One move of the top node: search its next move, or return its score
+    /// to its parent. Returns `true` when a root search completed a line.
+    pub(super) fn advance(&mut self) -> bool {
+        loop {
+            let Some(node) = self.stack.last_mut() else { return false };
+            if node.next >= node.moves.len() {
+                return self.finish_node();
+            }
+            let m = node.moves[node.next];
+            node.next += 1;
+            let mut child = node.pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            let quiet = !is_tactical(m);
+            let depth = node.depth;
+            // Pruning, once a move has been searched and no mate is forced
+            // against the side to move.
+            if node.ply > 0 && !node.in_check && node.best > -MATE_BOUND && !gives_check {
+                let prune = if quiet {
+                    (depth <= 8 && node.quiets.len() >= late_move_limit(depth, node.pv_node))
+                        || (depth <= 6 && node.eval + 100 + 100 * depth <= node.alpha)
+                        || (depth <= 6 && !see_ge(&node.pos, m, -40 * depth * depth))
+                } else {
+                    depth <= 6 && !see_ge(&node.pos, m, -120 * depth)
+                };
+                if prune {
+                    continue;
+                }
+            }
+            let mut reduction = 0;
+            if depth >= 3 && node.searched > usize::from(node.pv_node) && quiet && !node.in_check && !gives_check {
+                reduction = late_move_reduction(depth, node.searched);
+                if node.pv_node {
+                    reduction -= 1;
+                }
+                let turn = node.pos.turn();
+                if self.history.is_refutation(turn, m, node.ply as usize, node.previous) {
+                    reduction -= 1;
+                }
+                reduction -= self.history.score(turn, m) / 8192;
+                reduction = reduction.clamp(0, depth - 2);
+            }
+            if quiet {
+                node.quiets.push(m);
+            }
+            let (alpha, beta) = (node.alpha, node.beta);
+            if node.searched == 0 {
+                self.descend(m, child, depth - 1, 0, -beta, -alpha, false);
+            } else {
+                self.descend(m, child, depth - 1 - reduction, reduction, -alpha - 1, -alpha, true);
+            }
+            return false;
+        }
+    }
+
+    /// Plays `m` (reaching `child`) from the top node and searches it: the
+    /// child's score comes back through [`resume`](Self::resume), at once or
+    /// when its node finishes.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(&mut self, m: Move, child: Chess, depth: i32, reduction: i32, alpha: i32, beta: i32, zero: bool) {
+        let Some(node) = self.stack.last_mut() else { return };
+        node.pending = Pending::Move { m, depth, reduction, zero_window: zero };
+        let hash = child_hash(&node.pos, node.hash, m, &child);
+        let (ply, floor) = (node.ply + 1, node.floor);
+        self.evaluator.push(&node.pos, m, &child);
+        self.path.push(hash);
+        if let Some(score) = self.enter(child, hash, Some(m), depth, ply, alpha, beta, floor) {
+            self.evaluator.pop();
+            self.path.pop();
+            self.resume(score, &[]);
+        }
+    }
+
+    /// The top node's pending child is worth `child_score` (from the
+    /// child's side), with principal variation `child_pv`.
+    fn resume(&mut self, child_score: i32, child_pv: &[Move]) {
+        let Some(node) = self.stack.last_mut() else { return };
+        let score = -child_score;
+        match core::mem::replace(&mut node.pending, Pending::None) {
+            Pending::None => {}
+            Pending::Null => {
+                if score >= node.beta {
+                    // Mate scores found after a pass are not proven.
+                    node.best = if score >= MATE_BOUND { node.beta } else { score };
+                    node.best_move = None;
+                    node.next = node.moves.len();
+                }
+            }
+            Pending::Move { m, depth, reduction, zero_window } => {
+                if reduction > 0 && score > node.alpha {
+                    let mut child = node.pos.clone();
+                    child.play_unchecked(m);
+                    let alpha = node.alpha;
+                    self.descend(m, child, depth + reduction, 0, -alpha - 1, -alpha, true);
+                    return;
+                }
+                if zero_window && node.pv_node && score > node.alpha && score < node.beta {
+                    let mut child = node.pos.clone();
+                    child.play_unchecked(m);
+                    let (alpha, beta) = (node.alpha, node.beta);
+                    self.descend(m, child, depth, 0, -beta, -alpha, false);
+                    return;
+                }
+                node.searched += 1;
+                if score > node.best {
+                    node.best = score;
+                    if score > node.alpha {
+                        node.alpha = score;
+                        node.best_move = Some(m);
+                        node.pv.clear();
+                        node.pv.push(m);
+                        node.pv.extend_from_slice(child_pv);
+                        if score >= node.beta {
+                            if !is_tactical(m) {
+                                let turn = node.pos.turn();
+                                let (ply, depth, previous) = (node.ply as usize, node.depth, node.previous);
+                                self.history.record_cutoff(turn, m, &node.quiets, ply, depth, previous);
+                            }
+                            node.next = node.moves.len();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pops the finished top node, stores it in the table and returns its
+    /// score to its parent; `true` when the root completed a line.
+    fn finish_node(&mut self) -> bool {
+        let Some(node) = self.stack.pop() else { return false };
+        let bound = if node.best >= node.beta {
+            Bound::Lower
+        } else if node.best > node.alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A MultiPV line past the first searched only part of the root's moves.
+        if node.ply > 0 || self.pv_index == 0 {
+            self.table.store(node.hash, node.ply, node.depth, node.best, node.eval, bound, node.best_move);
+        }
+        if node.ply == 0 {
+            return self.root_done(node.best, node.pv);
+        }
+        self.evaluator.pop();
+        self.path.pop();
+        self.resume(node.best, &node.pv);
+        false
+    }
+
+    /// Evaluates a new node: returns its score if the rules, the table,
+    /// pruning or quiescence settle it at once, otherwise pushes it.
+    #[allow(clippy::too_many_arguments)]
+    fn enter(
+        &mut self,
+        pos: Chess,
+        hash: u64,
+        previous: Option<Move>,
+        depth: i32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        floor: usize,
+    ) -> Option<i32> {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_repetition(&pos, floor) || pos.is_insufficient_material() {
+            return Some(0);
+        }
+        // Mate-distance pruning: no score here beats a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return Some(alpha);
+        }
+        let in_check = pos.is_check();
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Some(if in_check { -MATE + ply as i32 } else { 0 });
+        }
+        if pos.halfmoves() >= 100 {
+            return Some(0);
+        }
+        if ply as usize >= MAX_PLY - 2 {
+            return Some(if in_check { 0 } else { self.static_eval(&pos, hash) });
+        }
+        // Check extension: a side in check searches every evasion one ply deeper.
+        let depth = if in_check { depth.max(0) + 1 } else { depth };
+        if depth <= 0 {
+            return Some(self.quiescence(&pos, hash, ply, alpha, beta));
+        }
+        let pv_node = beta - alpha > 1;
+        let hit = self.table.probe(hash, ply);
+        if let Some(hit) = hit
+            && !pv_node
+            && hit.depth >= depth
+        {
+            let cutoff = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if cutoff {
+                return Some(hit.score);
+            }
+        }
+        let eval = match (in_check, hit) {
+            (true, _) => -INFINITE,
+            (false, Some(hit)) if hit.eval.abs() < MATE_BOUND => hit.eval,
+            (false, _) => self.static_eval(&pos, hash),
+        };
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far enough above β that a move cannot drop it.
+            if depth <= 7 && eval - 90 * depth >= beta {
+                return Some(eval);
+            }
+        }
+        let try_null = !pv_node
+            && !in_check
+            && previous.is_some()
+            && depth >= 3
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && has_non_pawn_material(&pos);
+        let hash_move = hit.and_then(|hit| hit.best_move(&moves));
+        self.history.sort(&pos, &mut moves, hash_move, ply as usize, previous);
+        let node = Node::new(pos, hash, ply, depth, (alpha, beta), in_check, eval);
+        self.stack.push(Node { moves, previous, floor, ..node });
+        if try_null {
+            self.null_move(depth, eval, beta);
+        }
+        None
+    }
+
+    /// Searches the top node's null move: the side to move passes, and the
+    /// opponent searches to a reduced depth with a zero window at β.
+    fn null_move(&mut self, depth: i32, eval: i32, beta: i32) {
+        let Some(node) = self.stack.last_mut() else { return };
+        let Ok(child) = node.pos.clone().swap_turn() else { return };
+        let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        node.pending = Pending::Null;
+        let hash = zobrist(&child);
+        let ply = node.ply + 1;
+        self.evaluator.push_null(&node.pos);
+        self.path.push(hash);
+        // Repetitions are not looked for across the pass.
+        let floor = self.path.len() - 1;
+        if let Some(score) = self.enter(child, hash, None, depth - 1 - reduction, ply, -beta, -beta + 1, floor) {
+            self.evaluator.pop();
+            self.path.pop();
+            self.resume(score, &[]);
+        }
+    }
+}
+
+
+/// How many quiet moves a node at `depth` searches before pruning the rest.
+fn late_move_limit(depth: i32, pv_node: bool) -> usize {
+    let limit = 3 + depth * depth;
+    (if pv_node { limit * 2 } else { limit }) as usize
+}
+
+/// The late-move reduction of the `searched`-th move at `depth`:
+/// `ln(depth) · ln(moves) / 2`, rounded down.
+fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    let value = libm::logf(depth as f32) * libm::logf(searched as f32 + 1.0) / 2.0;
+    value as i32
+}
