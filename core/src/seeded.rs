@@ -8,8 +8,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::arch::{MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, PADDING};
 use crate::deepchess::float::{FloatLayer, FloatNetwork};
-use crate::kernels::{self, Kernel, scalar};
 use crate::deepchess::shape::Shape;
+use crate::kernels::{self, Kernel, scalar};
 
 /// A float network of `shape` (with its utility head, if it has one) with
 /// weights drawn uniformly from `±scale / sqrt(fan-in)`

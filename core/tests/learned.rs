@@ -7,8 +7,8 @@ use deepchess_core::Kernel;
 use deepchess_core::WeightsError;
 use deepchess_core::learned::{Activation, InputKind, LEARNED_MAGIC, LearnedNet, OutputKind};
 use deepchess_core::search::LearnedEvaluator;
-use deepchess_core::seeded::{learned_net, playout};
 use deepchess_core::search::{Event, Limits, ScalarSearch};
+use deepchess_core::seeded::{learned_net, playout};
 use shakmaty::{Chess, FromSetup, Position};
 
 fn outputs() -> Vec<OutputKind> {

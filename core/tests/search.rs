@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 
 use common::{depth, forces_mate, game, material, position, uci};
 
-use deepchess_core::search::{Comparator, Event, Limits, NetComparator, Score, ComparisonSearch, Value};
+use deepchess_core::search::{Comparator, ComparisonSearch, Event, Limits, NetComparator, Score, Value};
 use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Role};
@@ -22,7 +22,12 @@ fn net_search() -> ComparisonSearch<NetComparator> {
 }
 
 /// Runs to the end in one go; returns the last line's score and the best move.
-fn run<C: Comparator>(search: &mut ComparisonSearch<C>, pos: &Chess, game: &[u64], limits: Limits) -> (Score, Option<Move>) {
+fn run<C: Comparator>(
+    search: &mut ComparisonSearch<C>,
+    pos: &Chess,
+    game: &[u64],
+    limits: Limits,
+) -> (Score, Option<Move>) {
     search.start(pos.clone(), game, limits);
     while search.step(u64::MAX, &mut |_| false) != Event::Finished {}
     let value = search.lines().next().map(|line| line.value.clone()).unwrap_or(Value::Draw);

@@ -57,7 +57,10 @@ fn wrong_magic_version_hash() {
 
     let mut bad = bytes.clone();
     bad[..4].copy_from_slice(b"NNUE");
-    assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadMagic { found: *b"NNUE", accepted: &[format::FORMAT] });
+    assert_eq!(
+        Network::from_bytes(&bad).unwrap_err(),
+        WeightsError::BadMagic { found: *b"NNUE", accepted: &[format::FORMAT] }
+    );
 
     let mut bad = bytes.clone();
     bad[4..8].copy_from_slice(&(VERSION + 1).to_le_bytes());

@@ -19,7 +19,11 @@ pub fn load_weights(path: &Path) -> anyhow::Result<Weights> {
 /// error that names it.
 pub fn load(path: &Path) -> anyhow::Result<Network> {
     load_weights(path)?.into_deepchess().map_err(|other| {
-        anyhow::anyhow!("{} is {}; this command takes a DeepChess network (.dcnn)", path.display(), other.family().describe())
+        anyhow::anyhow!(
+            "{} is {}; this command takes a DeepChess network (.dcnn)",
+            path.display(),
+            other.family().describe()
+        )
     })
 }
 

@@ -14,12 +14,21 @@ use deepchess_core::shakmaty::{Color, Position, Role};
 use deepchess_core::{Features, Network, seeded};
 use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels, Sampling};
 use deepchess_trainer::eval::accuracy;
-use deepchess_trainer::train::batch::Encoded;
-use deepchess_trainer::train::device::DeviceChoice;
-use deepchess_trainer::train::model::{Siamese, crelu, tensor_values};
-use deepchess_trainer::train::preset::{self, Preset};
-use deepchess_trainer::train::runner::RunOptions;
-use deepchess_trainer::train::{distill, pos2vec, siamese};
+use deepchess_trainer::train::alphazero::self_play::AzSelfPlayLearner;
+use deepchess_trainer::train::alphazero::supervised::AzLearner;
+use deepchess_trainer::train::deepchess::distill::DistillLearner;
+use deepchess_trainer::train::deepchess::model::Siamese;
+use deepchess_trainer::train::deepchess::pos2vec::Pos2VecLearner;
+use deepchess_trainer::train::deepchess::siamese::{SiameseConfig, SiameseLearner};
+use deepchess_trainer::train::runner::batch::Encoded;
+use deepchess_trainer::train::runner::device::DeviceChoice;
+use deepchess_trainer::train::runner::epochs::RunOptions;
+use deepchess_trainer::train::runner::epochs::run_learner;
+use deepchess_trainer::train::runner::preset::{self, Preset};
+use deepchess_trainer::train::runner::tensors::{crelu, tensor_values};
+use deepchess_trainer::train::scalar::dbn::DbnLearner;
+use deepchess_trainer::train::scalar::deep_pink::DeepPinkLearner;
+use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
 
 /// Material, White's minus Black's, in pawns (labels for the fixture only).
 fn balance(pos: &deepchess_core::shakmaty::Chess) -> i32 {
@@ -79,7 +88,7 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
 /// this process shares: tests that train take turns, so runs are reproducible.
 static TRAINING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn smoke_config(epochs: usize) -> siamese::SiameseConfig {
+fn smoke_config(epochs: usize) -> SiameseConfig {
     let mut config = preset::siamese(Preset::Smoke);
     config.optim.epochs = epochs;
     config
@@ -97,7 +106,7 @@ fn smoke_run_learns_and_resumes_exactly() {
     let data = dataset(dir.path());
 
     let full = dir.path().join("full");
-    let rows = siamese::train(smoke_config(3), &data, &full, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows = run_learner(smoke_config(3), &data, &full, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance is 0.5; 2,000 validation pairs put one standard error near 0.011.
@@ -119,13 +128,14 @@ fn smoke_run_learns_and_resumes_exactly() {
 
     // Interrupted after one epoch, then resumed: the same epochs and metrics.
     let resumed = dir.path().join("resumed");
-    siamese::train(smoke_config(1), &data, &resumed, DeviceChoice::Flex, &FRESH).unwrap();
+    run_learner(smoke_config(1), &data, &resumed, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
     // The saved config (3 epochs in the original) governs a resumed run; here
     // the run was started with 1, so extend it the way a user would.
     let config =
         std::fs::read_to_string(resumed.join("config.json")).unwrap().replace("\"epochs\": 1", "\"epochs\": 3");
     std::fs::write(resumed.join("config.json"), config).unwrap();
-    let rows_resumed = siamese::train(smoke_config(3), &data, &resumed, DeviceChoice::Flex, &RESUME).unwrap();
+    let rows_resumed =
+        run_learner(smoke_config(3), &data, &resumed, DeviceChoice::Flex, &RESUME, SiameseLearner::new).unwrap();
     assert_eq!(rows_resumed.len(), 3);
     let metrics = |dir: &Path| -> Vec<String> {
         // Every column but the speed, which depends on the machine's load.
@@ -148,10 +158,10 @@ fn evaluation_and_blend_labels_train_and_are_saved() {
         let mut config = smoke_config(2);
         config.data.labels = LabelOptions { labels, eval_margin_cp: 150.0, ..LabelOptions::default() };
         let out = dir.path().join(format!("{labels:?}"));
-        let rows = siamese::train(config, &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
         // Validation is on (W, L) pairs whatever the labels: chance is 0.5.
         assert!(rows[1].val_accuracy.unwrap() > 0.6, "{labels:?}: {rows:?}");
-        let saved = siamese::SiameseConfig::load(out.join("config.json")).unwrap();
+        let saved = SiameseConfig::load(out.join("config.json")).unwrap();
         let saved = saved.data.labels;
         assert_eq!((saved.labels, saved.eval_margin_cp), (labels, 150.0));
     }
@@ -163,7 +173,7 @@ fn exported_network_matches_burn() {
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
     let run = dir.path().join("run");
-    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH).unwrap();
+    run_learner(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
     let model = Siamese::new(&deepchess_core::Shape::distilled(), &Device::flex()).load_file(run.join("model.bpk"));
     let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
     let path =
@@ -227,7 +237,7 @@ fn sparse_first_layer_equals_dense_product() {
         }
     }
     let n = positions.len();
-    let sparse_input = deepchess_trainer::train::model::Positions {
+    let sparse_input = deepchess_trainer::train::runner::tensors::Positions {
         indices: Tensor::<2, Int>::from_data(TensorData::new(bits, [n, 37]), &device),
     };
     let sparse = model.first_sums(&sparse_input);
@@ -306,7 +316,7 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     };
 
     let full = dir.path().join("pos2vec");
-    let rows = pos2vec::train(config(), &data, &full, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows = run_learner(config(), &data, &full, DeviceChoice::Flex, &FRESH, Pos2VecLearner::new).unwrap();
     // Three tower layers of the distilled shape, two epochs each.
     assert_eq!(rows.len(), 6);
     for (k, layer) in rows.chunks(2).enumerate() {
@@ -318,15 +328,27 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     // Stopped after 2 epochs (at the end of layer 1), resumed for one (mid-way
     // through layer 2), then resumed to the end.
     let resumed = dir.path().join("resumed");
-    let part =
-        pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, &RunOptions { max_epochs: Some(2), ..FRESH })
-            .unwrap();
+    let part = run_learner(
+        config(),
+        &data,
+        &resumed,
+        DeviceChoice::Flex,
+        &RunOptions { max_epochs: Some(2), ..FRESH },
+        Pos2VecLearner::new,
+    )
+    .unwrap();
     assert_eq!(part.len(), 2);
-    let part =
-        pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, &RunOptions { max_epochs: Some(1), ..RESUME })
-            .unwrap();
+    let part = run_learner(
+        config(),
+        &data,
+        &resumed,
+        DeviceChoice::Flex,
+        &RunOptions { max_epochs: Some(1), ..RESUME },
+        Pos2VecLearner::new,
+    )
+    .unwrap();
     assert_eq!(part.len(), 3);
-    let rest = pos2vec::train(config(), &data, &resumed, DeviceChoice::Flex, &RESUME).unwrap();
+    let rest = run_learner(config(), &data, &resumed, DeviceChoice::Flex, &RESUME, Pos2VecLearner::new).unwrap();
     assert_eq!(rest.len(), 6);
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 
@@ -334,16 +356,17 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     let mut siamese_config = smoke_config(2);
     siamese_config.init = Some(full.display().to_string());
     let run = dir.path().join("siamese");
-    let rows = siamese::train(siamese_config, &data, &run, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows = run_learner(siamese_config, &data, &run, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
     assert!(rows[1].val_accuracy.unwrap() > 0.6, "{rows:?}");
     let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
     assert!(float.description.contains("pretrained by Pos2Vec"), "{}", float.description);
 
     // A tower of another shape is refused.
     let mut wrong = preset::siamese(Preset::Quick);
-    wrong.model = deepchess_trainer::train::config::ModelConfig::of(&deepchess_core::Shape::full());
+    wrong.model = deepchess_trainer::train::runner::config::ModelConfig::of(&deepchess_core::Shape::full());
     wrong.init = Some(full.display().to_string());
-    let err = siamese::train(wrong, &data, &dir.path().join("wrong"), DeviceChoice::Flex, &FRESH).unwrap_err();
+    let err = run_learner(wrong, &data, &dir.path().join("wrong"), DeviceChoice::Flex, &FRESH, SiameseLearner::new)
+        .unwrap_err();
     assert!(err.to_string().contains("has the shape"), "{err}");
 }
 
@@ -353,7 +376,7 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
     let teacher = dir.path().join("teacher");
-    let rows = siamese::train(smoke_config(3), &data, &teacher, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows = run_learner(smoke_config(3), &data, &teacher, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
     let teacher_accuracy = rows[2].val_accuracy.unwrap();
 
     let config = || {
@@ -362,7 +385,7 @@ fn distillation_learns_from_the_teacher_and_resumes() {
         config
     };
     let full = dir.path().join("student");
-    let rows = distill::train(config(), &data, &full, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows = run_learner(config(), &data, &full, DeviceChoice::Flex, &FRESH, DistillLearner::new).unwrap();
     assert_eq!(rows.len(), 4);
     // The features phase brings the student's embeddings toward the teacher's.
     assert!(rows[1].train_loss < rows[0].train_loss, "{rows:?}");
@@ -374,20 +397,27 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     assert_eq!(float.shape(), &deepchess_core::Shape::distilled());
 
     let resumed = dir.path().join("resumed");
-    distill::train(config(), &data, &resumed, DeviceChoice::Flex, &RunOptions { max_epochs: Some(3), ..FRESH })
-        .unwrap();
-    distill::train(config(), &data, &resumed, DeviceChoice::Flex, &RESUME).unwrap();
+    run_learner(
+        config(),
+        &data,
+        &resumed,
+        DeviceChoice::Flex,
+        &RunOptions { max_epochs: Some(3), ..FRESH },
+        DistillLearner::new,
+    )
+    .unwrap();
+    run_learner(config(), &data, &resumed, DeviceChoice::Flex, &RESUME, DistillLearner::new).unwrap();
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 }
 
 #[test]
 fn utility_head_fits_on_the_frozen_tower() {
-    use deepchess_trainer::train::utility::{self, Target, UtilityOptions};
+    use deepchess_trainer::train::deepchess::utility::{self, Target, UtilityOptions};
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
     let run = dir.path().join("run");
-    siamese::train(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH).unwrap();
+    run_learner(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
     let path =
         deepchess_trainer::commands::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
     let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
@@ -486,7 +516,6 @@ fn greedy_pgn(path: &Path, games: u64) {
 #[test]
 fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
-    use deepchess_trainer::train::deep_pink;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("greedy.pgn");
@@ -494,7 +523,9 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     let data = build(dir.path(), pgn, Sampling { all_positions: true, include_captures: true, ..Sampling::default() });
 
     let out = dir.path().join("deep-pink");
-    let rows = deep_pink::train(preset::deep_pink(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows =
+        run_learner(preset::deep_pink(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH, DeepPinkLearner::new)
+            .unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance is 0.5 (2,000 validation triplets: one standard error near 0.011).
@@ -502,7 +533,7 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     assert!(accuracy > 0.6, "held-out triplet accuracy {accuracy}: {rows:?}");
 
     // The exported network loads in core and the UCI engine plays it.
-    let bytes = std::fs::read(out.join(deepchess_trainer::train::run::BEST_LEARNED_NETWORK)).unwrap();
+    let bytes = std::fs::read(out.join(deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK)).unwrap();
     let net = LearnedNet::from_bytes(&bytes).unwrap();
     assert!(net.description.starts_with("Deep Pink"), "{}", net.description);
     engine_plays(&bytes);
@@ -528,8 +559,8 @@ fn correlation_with_evals(net: &deepchess_core::learned::LearnedNet, data: &Path
 #[test]
 fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
-    use deepchess_trainer::train::dbn::{self, Approach};
-    use deepchess_trainer::train::run::BEST_LEARNED_NETWORK;
+    use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
+    use deepchess_trainer::train::scalar::dbn::Approach;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let data = dataset(dir.path());
@@ -538,7 +569,7 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
         config.pretrain.optim.epochs = 2;
         config.optim.epochs = 4;
         let out = dir.path().join(format!("{approach:?}"));
-        let rows = dbn::train(config, &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, DbnLearner::new).unwrap();
         // Two RBMs of two epochs each, then four fine-tuning epochs.
         assert_eq!(rows.iter().map(|r| r.phase).collect::<Vec<_>>(), [1, 1, 2, 2, 3, 3, 3, 3]);
         // The first RBM reconstructs the bits better than their frequencies
@@ -564,8 +595,7 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
 #[test]
 fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn() {
     use deepchess_core::learned::LearnedNet;
-    use deepchess_trainer::train::neurochess;
-    use deepchess_trainer::train::run::BEST_LEARNED_NETWORK;
+    use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("fixture.pgn");
@@ -581,7 +611,7 @@ fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn
         config.data.per_epoch = 32_768;
         config.ebnn.per_epoch = 32_768;
         let out = dir.path().join(format!("neurochess-{ebnn}"));
-        let rows = neurochess::train(config, &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, NeuroChessLearner::new).unwrap();
         let phases: Vec<usize> = rows.iter().map(|r| r.phase).collect();
         if ebnn {
             assert_eq!(phases, [1, 1, 2, 2, 2, 2, 2, 2, 2, 2]);
@@ -619,7 +649,7 @@ fn random_positions(count: u64) -> Vec<deepchess_core::shakmaty::Chess> {
 #[test]
 fn alphazero_export_folds_batch_norm_and_equals_burn() {
     use deepchess_core::alphazero::{AzScratch, Planes};
-    use deepchess_trainer::train::az_model::AzModel;
+    use deepchess_trainer::train::alphazero::model::AzModel;
     let device = Device::flex().autodiff();
     device.seed(7);
     let model = AzModel::new(2, 8, &device);
@@ -648,8 +678,7 @@ fn alphazero_export_folds_batch_norm_and_equals_burn() {
 #[test]
 fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     use deepchess_core::alphazero::AzNet;
-    use deepchess_trainer::train::az;
-    use deepchess_trainer::train::run::BEST_AZ_NETWORK;
+    use deepchess_trainer::train::runner::run_dir::BEST_AZ_NETWORK;
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("greedy.pgn");
@@ -658,7 +687,7 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     let data = build(dir.path(), pgn, sampling);
 
     let out = dir.path().join("az");
-    let rows = az::train(preset::az(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH).unwrap();
+    let rows = run_learner(preset::az(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH, AzLearner::new).unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance: a uniform pick among the legal moves, averaged over the
@@ -681,7 +710,8 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     // burn's validation did the best epoch: ties between logits aside, the
     // same top-1.
     let config = preset::az(Preset::Smoke);
-    let samples = az::samples(val.records(), config.data.val, config.data.seed ^ 1);
+    let samples =
+        deepchess_trainer::train::alphazero::supervised::samples(val.records(), config.data.val, config.data.seed ^ 1);
     let score = deepchess_trainer::eval::az::score(&net, &samples);
     let best = rows.iter().filter_map(|r| r.val_accuracy).fold(0.0, f64::max);
     assert_eq!(score.positions, samples.len());
@@ -693,8 +723,7 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
 #[test]
 fn alphazero_self_play_generations_gate_log_resume_and_export() {
     use deepchess_core::alphazero::AzNet;
-    use deepchess_trainer::train::az_self_play;
-    use deepchess_trainer::train::run::{AZ_NETWORK, BEST_AZ_NETWORK};
+    use deepchess_trainer::train::runner::run_dir::{AZ_NETWORK, BEST_AZ_NETWORK};
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("greedy.pgn");
@@ -708,9 +737,9 @@ fn alphazero_self_play_generations_gate_log_resume_and_export() {
     // One generation, then the run is killed and resumed for the second.
     let out = dir.path().join("self-play");
     let first = RunOptions { max_epochs: Some(1), ..FRESH };
-    let rows = az_self_play::train(config.clone(), &data, &out, DeviceChoice::Flex, &first).unwrap();
+    let rows = run_learner(config.clone(), &data, &out, DeviceChoice::Flex, &first, AzSelfPlayLearner::new).unwrap();
     assert_eq!(rows.len(), 1);
-    let rows = az_self_play::train(config, &data, &out, DeviceChoice::Flex, &RESUME).unwrap();
+    let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &RESUME, AzSelfPlayLearner::new).unwrap();
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|r| r.train_loss.is_finite() && r.val_accuracy.is_some()), "{rows:?}");
 

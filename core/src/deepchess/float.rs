@@ -10,12 +10,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::arch::{DEFAULT_CP_SCALE, INPUTS};
-use crate::file::error::WeightsError;
 use crate::deepchess::features::Features;
 use crate::deepchess::format::{FLOAT_FORMAT, Header};
-use crate::file::{Reader, is_valid_cp_scale, read_cp_scale};
 use crate::deepchess::quantize;
 use crate::deepchess::shape::Shape;
+use crate::file::error::WeightsError;
+use crate::file::{Reader, is_valid_cp_scale, read_cp_scale};
 
 /// A fully connected float layer, weights stored one row per output.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,8 +220,7 @@ impl FloatNetwork {
     /// comparison head, then the utility head and its centipawn scale.
     pub fn to_float_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        Header { shape: self.shape.clone(), description: self.description.clone() }
-            .write_as(&mut out, FLOAT_FORMAT);
+        Header { shape: self.shape.clone(), description: self.description.clone() }.write_as(&mut out, FLOAT_FORMAT);
         for layer in self.tower.iter().chain(&self.head).chain(&self.utility) {
             for &v in layer.weights.iter().chain(&layer.bias) {
                 out.extend_from_slice(&v.to_le_bytes());

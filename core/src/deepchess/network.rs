@@ -5,19 +5,19 @@ use alloc::vec::Vec;
 
 use shakmaty::Chess;
 
+use crate::arch::{MAX_EVAL_CP, MAX_WIDTH, SUM_SCALE, padded};
 use crate::deepchess::accumulator::Accumulator;
 use crate::deepchess::delta::FeatureDelta;
-use crate::deepchess::features::Features;
-use crate::arch::{MAX_EVAL_CP, MAX_WIDTH, SUM_SCALE, padded};
 use crate::deepchess::embedding::Embedding;
-use crate::file::error::WeightsError;
+use crate::deepchess::features::Features;
 use crate::deepchess::float::FloatLayer;
 use crate::deepchess::format::Header;
-use crate::file::{Reader, is_valid_cp_scale, read_cp_scale};
-use crate::kernels::{self, Kernel};
 use crate::deepchess::layers::dense::Dense;
 use crate::deepchess::layers::feature_transformer::FeatureTransformer;
 use crate::deepchess::shape::Shape;
+use crate::file::error::WeightsError;
+use crate::file::{Reader, is_valid_cp_scale, read_cp_scale};
+use crate::kernels::{self, Kernel};
 
 /// A quantized DeepChess network, ready for integer inference.
 ///

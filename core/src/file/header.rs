@@ -37,7 +37,8 @@ impl FileHeader {
     /// [`WeightsError::UnsupportedVersion`].
     pub fn read(reader: &mut Reader<'_>, accepted: &'static [Format]) -> Result<FileHeader, WeightsError> {
         let magic: [u8; 4] = reader.array()?;
-        let format = *accepted.iter().find(|f| f.magic == magic).ok_or(WeightsError::BadMagic { found: magic, accepted })?;
+        let format =
+            *accepted.iter().find(|f| f.magic == magic).ok_or(WeightsError::BadMagic { found: magic, accepted })?;
         let version = reader.u32()?;
         if !(format.oldest..=format.newest).contains(&version) {
             return Err(WeightsError::UnsupportedVersion { found: version, supported: format.newest });

@@ -12,4 +12,6 @@ pub mod reader;
 
 pub use error::{UtilityDefect, WeightsError};
 pub use header::{FileHeader, Format};
-pub use reader::{MAX_CP_SCALE, MAX_DESCRIPTION, Reader, is_valid_cp_scale, read_cp_scale, write_description, write_u32};
+pub use reader::{
+    MAX_CP_SCALE, MAX_DESCRIPTION, Reader, is_valid_cp_scale, read_cp_scale, write_description, write_u32,
+};

@@ -108,9 +108,9 @@ pub fn refusal(weights: &Weights, option: SearchOption, choice: SearchChoice) ->
     match (weights, option) {
         (Weights::AlphaZero(_), SearchOption::Search(_)) => Some(alphazero.into()),
         (Weights::AlphaZero(_), SearchOption::Engine { mcts: false }) => Some(alphazero.into()),
-        (Weights::Learned(_), SearchOption::Search(kind)) if kind != SearchKind::Scalar => Some(
-            "info string error: a learner's network has no comparison head; playing with the scalar search".into(),
-        ),
+        (Weights::Learned(_), SearchOption::Search(kind)) if kind != SearchKind::Scalar => {
+            Some("info string error: a learner's network has no comparison head; playing with the scalar search".into())
+        }
         (Weights::DeepChess(net), SearchOption::Search(kind)) if !has_head_for(net, kind) => Some(format!(
             "info string error: this network has no {} head; playing with the {} search",
             if kind == SearchKind::Scalar { "utility" } else { "comparison" },

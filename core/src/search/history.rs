@@ -3,9 +3,9 @@
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
 
-use crate::search::vocabulary::MAX_PLY;
 use crate::search::ordering::is_tactical;
 use crate::search::see::{see_ge, see_value};
+use crate::search::vocabulary::MAX_PLY;
 
 /// History scores stay within ±this.
 const HISTORY_MAX: i32 = 16_384;

@@ -414,7 +414,8 @@ impl UciEngine {
     pub fn think(&mut self, nodes: u64, clock: &dyn Fn() -> u64, out: &mut dyn FnMut(&str)) {
         let Some((started, hard)) = self.deadline() else { return };
         let Some(search) = &mut self.search else { return };
-        let event = step_for(search.as_mut(), nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
+        let event =
+            step_for(search.as_mut(), nodes, &mut |_| hard.is_some_and(|h| clock().saturating_sub(started) >= h));
         self.on_event(event, clock, out);
     }
 
@@ -445,7 +446,9 @@ impl UciEngine {
             Event::Line => {
                 let elapsed = clock().saturating_sub(started);
                 active.reported = clock();
-                let Some((multipv, line)) = info_line(search.as_mut(), &self.position, elapsed, helpers) else { return };
+                let Some((multipv, line)) = info_line(search.as_mut(), &self.position, elapsed, helpers) else {
+                    return;
+                };
                 out(&line);
                 let iteration_done = multipv >= self.options.multipv.min(self.position.legal_moves().len());
                 iteration_done && active.budget.is_some_and(|b| elapsed >= b.soft)

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use deepchess_core::bench::BENCH_POSITIONS;
 use deepchess_core::Weights;
+use deepchess_core::bench::BENCH_POSITIONS;
 use deepchess_core::search::{self, Event, Limits, SearchChoice, SearchKind};
 use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game};
 

@@ -31,7 +31,8 @@ pub struct Args {
 
 /// Quantizes, writes and reports.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&args.checkpoint).with_context(|| format!("cannot read {}", args.checkpoint.display()))?;
+    let bytes =
+        std::fs::read(&args.checkpoint).with_context(|| format!("cannot read {}", args.checkpoint.display()))?;
     if !bytes.starts_with(&format::FLOAT_MAGIC) {
         // A network core runs as it is: checked and named by its content.
         let weights = crate::network::load_weights(&args.checkpoint)?;

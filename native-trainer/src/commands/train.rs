@@ -1,20 +1,36 @@
 //! `deepchess train …` (features `flex` or `wgpu`).
+//!
+//! Every learner's arguments flatten the groups they share ([`RunArgs`]:
+//! where and how; [`OptimArgs`]: epochs, batch, learning rate, optimizer;
+//! [`DataArgs`]: items per epoch and seed), each of which applies itself to
+//! the preset's configuration (`apply`), so that a common flag is written
+//! once; what is left per learner is its own.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use burn::config::Config;
 use deepchess_core::{Network, Shape, format};
 
 use crate::data::{Dataset, LabelOptions, Labels};
-use crate::train::config::ModelConfig;
-use crate::train::dbn::{self, Approach};
-use crate::train::device::DeviceChoice;
-use crate::train::optim::OptimizerKind;
-use crate::train::preset::{self, Preset};
-use crate::train::runner::RunOptions;
-use crate::train::speed::{self, SpeedOptions};
-use crate::train::utility::{self, Target, UtilityOptions};
-use crate::train::{az, az_self_play, deep_pink, distill, neurochess, pos2vec, siamese};
+use crate::train::alphazero::self_play::AzSelfPlayLearner;
+use crate::train::alphazero::supervised::AzLearner;
+use crate::train::deepchess::distill::DistillLearner;
+use crate::train::deepchess::pos2vec::Pos2VecLearner;
+use crate::train::deepchess::siamese::SiameseLearner;
+use crate::train::deepchess::speed::{self, SpeedOptions};
+use crate::train::deepchess::utility::{self, Target, UtilityOptions};
+use crate::train::runner::config::{DataConfig, ModelConfig};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::epochs::{self, RunOptions};
+use crate::train::runner::learner::Learner;
+use crate::train::runner::metrics::EpochRow;
+use crate::train::runner::optim::{OptimConfig, OptimizerKind};
+use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::run_dir::{BEST_AZ_NETWORK, BEST_LEARNED_NETWORK};
+use crate::train::scalar::dbn::{Approach, DbnLearner};
+use crate::train::scalar::deep_pink::DeepPinkLearner;
+use crate::train::scalar::neurochess::NeuroChessLearner;
 
 /// `deepchess train …`
 #[derive(clap::Subcommand)]
@@ -113,7 +129,7 @@ pub struct UtilityArgs {
     out: PathBuf,
 }
 
-/// Arguments every training command takes.
+/// Where a run reads and writes, and how: every learner takes these.
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// Dataset directory (`train.bin`, `val.bin`) from `deepchess data build`.
@@ -137,8 +153,78 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    fn options(&self) -> RunOptions {
-        RunOptions { resume: self.resume, quiet: self.quiet, max_epochs: self.max_epochs }
+    /// Trains (or resumes) the run of the learner that `new` makes (each
+    /// learner's constructor) from `config`.
+    fn train<C: Config, L: Learner>(
+        &self,
+        config: C,
+        new: impl FnOnce(C, &Path, DeviceChoice, bool) -> anyhow::Result<L>,
+    ) -> anyhow::Result<Vec<EpochRow>> {
+        let options = RunOptions { resume: self.resume, quiet: self.quiet, max_epochs: self.max_epochs };
+        epochs::run_learner(config, &self.data, &self.out, self.device, &options, new)
+    }
+}
+
+/// Overrides of the preset's optimizer section, which every learner has.
+#[derive(clap::Args)]
+pub struct OptimArgs {
+    /// Override the preset's epochs (of Pos2Vec: per layer; of a
+    /// distillation: of the outputs phase).
+    #[arg(long, visible_alias = "epochs-per-layer")]
+    epochs: Option<usize>,
+    /// Override the preset's batch size (items per step).
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Override the preset's learning rate.
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Override the preset's optimizer (Adam: plain Adam; sgd: with the
+    /// preset's momentum).
+    #[arg(long, value_enum)]
+    optimizer: Option<OptimizerKind>,
+    /// Override the preset's L2 weight decay.
+    #[arg(long)]
+    weight_decay: Option<f64>,
+}
+
+impl OptimArgs {
+    /// Writes the overrides given into `optim`.
+    fn apply(&self, optim: &mut OptimConfig) {
+        set(&mut optim.epochs, self.epochs);
+        set(&mut optim.batch_size, self.batch_size);
+        set(&mut optim.learning_rate, self.learning_rate);
+        set(&mut optim.optimizer, self.optimizer);
+        set(&mut optim.weight_decay, self.weight_decay);
+    }
+}
+
+/// Overrides of the preset's data section, which every learner has.
+#[derive(clap::Args)]
+pub struct DataArgs {
+    /// Override the preset's items per epoch: pairs, positions, triplets or
+    /// TD steps, as the learner takes them.
+    #[arg(
+        long,
+        visible_aliases = ["pairs-per-epoch", "positions-per-epoch", "triplets-per-epoch", "steps-per-epoch"]
+    )]
+    per_epoch: Option<usize>,
+    /// Override the preset's seed (items, their order, initial weights).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl DataArgs {
+    /// Writes the overrides given into `data`.
+    fn apply(&self, data: &mut DataConfig) {
+        set(&mut data.per_epoch, self.per_epoch);
+        set(&mut data.seed, self.seed);
+    }
+}
+
+/// `*field = value` where an override was given.
+fn set<T>(field: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *field = value;
     }
 }
 
@@ -147,21 +233,13 @@ impl RunArgs {
 pub struct Pos2VecArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// `paper` and `quick`: the full tower 773-600-400-200-100; `smoke`: the distilled one, tiny epochs.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
-    /// Override the preset's epochs per layer.
-    #[arg(long)]
-    epochs_per_layer: Option<usize>,
-    /// Override the preset's positions per epoch.
-    #[arg(long)]
-    positions_per_epoch: Option<usize>,
-    /// Override the preset's batch size.
-    #[arg(long)]
-    batch_size: Option<usize>,
-    /// Override the preset's learning rate.
-    #[arg(long)]
-    learning_rate: Option<f64>,
 }
 
 /// Arguments of `train distill`.
@@ -169,6 +247,10 @@ pub struct Pos2VecArgs {
 pub struct DistillArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// The teacher: a `train siamese` run directory.
     #[arg(long)]
     teacher: PathBuf,
@@ -178,15 +260,9 @@ pub struct DistillArgs {
     /// Override the features phase's epochs.
     #[arg(long)]
     feature_epochs: Option<usize>,
-    /// Override the outputs phase's epochs.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// Override the pairs per outputs epoch.
-    #[arg(long)]
-    pairs_per_epoch: Option<usize>,
     /// Override the positions per features epoch.
     #[arg(long)]
-    positions_per_epoch: Option<usize>,
+    feature_positions_per_epoch: Option<usize>,
 }
 
 /// Arguments of `train dbn`.
@@ -194,6 +270,10 @@ pub struct DistillArgs {
 pub struct DbnArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// What the network predicts: (a) wdl, the game's result; (b) regression, the engine evaluation
     /// through tanh; (c) classes7, the evaluation in seven classes.
     #[arg(long, value_enum)]
@@ -207,18 +287,9 @@ pub struct DbnArgs {
     /// Override the RBM epochs per layer.
     #[arg(long)]
     pretrain_epochs: Option<usize>,
-    /// Override the fine-tuning epochs.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// Override the positions per fine-tuning epoch.
-    #[arg(long)]
-    positions_per_epoch: Option<usize>,
     /// Override the dropout.
     #[arg(long)]
     dropout: Option<f64>,
-    /// Override the preset's seed.
-    #[arg(long)]
-    seed: Option<u64>,
 }
 
 /// Arguments of `train deep-pink`.
@@ -226,33 +297,19 @@ pub struct DbnArgs {
 pub struct DeepPinkArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// `smoke` for tests, `quick` (256 wide) for this machine, `paper` (2,048 wide).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override the preset's hidden widths (three for Deep Pink's shape).
     #[arg(long, value_delimiter = ',')]
     hidden: Option<Vec<usize>>,
-    /// Override the preset's epochs.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// Override the preset's triplets per epoch.
-    #[arg(long)]
-    triplets_per_epoch: Option<usize>,
-    /// Override the preset's batch size (triplets per step).
-    #[arg(long)]
-    batch_size: Option<usize>,
-    /// Override the preset's learning rate.
-    #[arg(long)]
-    learning_rate: Option<f64>,
     /// Override κ, the weight of f(p) = −f(q).
     #[arg(long)]
     kappa: Option<f64>,
-    /// Override the preset's optimizer (Adam: plain Adam; sgd: with the preset's Nesterov momentum).
-    #[arg(long, value_enum)]
-    optimizer: Option<OptimizerKind>,
-    /// Override the preset's seed.
-    #[arg(long)]
-    seed: Option<u64>,
 }
 
 /// Arguments of `train az`.
@@ -260,6 +317,10 @@ pub struct DeepPinkArgs {
 pub struct AzArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// Train by supervision on the dataset's games: the move played and the result.
     #[arg(long, conflicts_with = "self_play", required_unless_present = "self_play")]
     supervised: bool,
@@ -285,21 +346,6 @@ pub struct AzArgs {
     /// Override the preset's filters.
     #[arg(long)]
     filters: Option<usize>,
-    /// Override the preset's epochs.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// Override the preset's positions per epoch.
-    #[arg(long)]
-    positions_per_epoch: Option<usize>,
-    /// Override the preset's batch size.
-    #[arg(long)]
-    batch_size: Option<usize>,
-    /// Override the preset's learning rate.
-    #[arg(long)]
-    learning_rate: Option<f64>,
-    /// Override the preset's seed.
-    #[arg(long)]
-    seed: Option<u64>,
 }
 
 /// Arguments of `train neurochess`.
@@ -307,18 +353,16 @@ pub struct AzArgs {
 pub struct NeuroChessArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// `smoke` for tests, `quick` (256-32) for this machine, `paper` (Thrun's 165 hidden units).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override the preset's hidden widths.
     #[arg(long, value_delimiter = ',')]
     hidden: Option<Vec<usize>>,
-    /// Override the preset's TD epochs.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// Override the preset's steps from expert games per epoch.
-    #[arg(long)]
-    steps_per_epoch: Option<usize>,
     /// Override the preset's self-play games per epoch (0: expert games only).
     #[arg(long)]
     self_play_games: Option<usize>,
@@ -334,12 +378,6 @@ pub struct NeuroChessArgs {
     /// Override the weight of EBNN's slope error.
     #[arg(long)]
     slope_weight: Option<f64>,
-    /// Override the preset's learning rate.
-    #[arg(long)]
-    learning_rate: Option<f64>,
-    /// Override the preset's seed.
-    #[arg(long)]
-    seed: Option<u64>,
 }
 
 /// Arguments of `train siamese`.
@@ -347,6 +385,10 @@ pub struct NeuroChessArgs {
 pub struct SiameseArgs {
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
     /// Starting configuration.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -355,30 +397,9 @@ pub struct SiameseArgs {
     init: Option<PathBuf>,
     #[command(flatten)]
     shape: ShapeArgs,
-    /// Override the preset's epochs.
-    #[arg(long)]
-    epochs: Option<usize>,
-    /// Override the preset's pairs per epoch.
-    #[arg(long)]
-    pairs_per_epoch: Option<usize>,
-    /// Override the preset's batch size (pairs per step).
-    #[arg(long)]
-    batch_size: Option<usize>,
-    /// Override the preset's learning rate.
-    #[arg(long)]
-    learning_rate: Option<f64>,
-    /// Override the preset's optimizer.
-    #[arg(long, value_enum)]
-    optimizer: Option<OptimizerKind>,
-    /// Override the preset's L2 weight decay.
-    #[arg(long)]
-    weight_decay: Option<f64>,
     /// Override the preset's share of mirrored pairs (0 to 1).
     #[arg(long)]
     mirror: Option<f64>,
-    /// Override the preset's seed.
-    #[arg(long)]
-    seed: Option<u64>,
     /// Training labels: results (the paper's W/L pairs), evals (pairs
     /// ordered by engine evaluation) or blend (W/L pairs, label
     /// λ + (1 − λ)·P(eval)).
@@ -415,7 +436,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     let shape = args.shape.shape()?.unwrap_or_else(Shape::distilled);
-    let (device, device_name) = crate::train::device::select(args.device)?;
+    let (device, device_name) = crate::train::runner::device::select(args.device)?;
     let options = SpeedOptions {
         shape: shape.clone(),
         batch_size: args.batch_size,
@@ -488,26 +509,15 @@ fn run_utility(args: &UtilityArgs) -> anyhow::Result<()> {
 
 fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
     let mut config = preset::pos2vec(args.preset);
-    if let Some(epochs) = args.epochs_per_layer {
-        config.optim.epochs = epochs;
-    }
-    if let Some(positions) = args.positions_per_epoch {
-        config.data.per_epoch = positions;
-    }
-    if let Some(batch) = args.batch_size {
-        config.optim.batch_size = batch;
-    }
-    if let Some(lr) = args.learning_rate {
-        config.optim.learning_rate = lr;
-    }
-    let run = &args.run;
-    let rows = pos2vec::train(config, &run.data, &run.out, run.device, &run.options())?;
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    let rows = args.run.train(config, Pos2VecLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "pos2vec: {} epochs, last layer's validation loss {:.5}; start a Siamese run from it with --init {}",
             rows.len(),
             last.val_loss,
-            run.out.display()
+            args.run.out.display()
         );
     }
     Ok(())
@@ -515,26 +525,17 @@ fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
 
 fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
     let mut config = preset::distill(args.preset, &args.teacher);
-    if let Some(epochs) = args.feature_epochs {
-        config.features.epochs = epochs;
-    }
-    if let Some(epochs) = args.epochs {
-        config.optim.epochs = epochs;
-    }
-    if let Some(pairs) = args.pairs_per_epoch {
-        config.data.per_epoch = pairs;
-    }
-    if let Some(positions) = args.positions_per_epoch {
-        config.features.positions_per_epoch = positions;
-    }
-    let run = &args.run;
-    let rows = distill::train(config, &run.data, &run.out, run.device, &run.options())?;
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    set(&mut config.features.epochs, args.feature_epochs);
+    set(&mut config.features.positions_per_epoch, args.feature_positions_per_epoch);
+    let rows = args.run.train(config, DistillLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "distill: {} epochs, validation accuracy {:.2}% (float); checkpoint {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            run.out.join("best.dcnf").display()
+            args.run.out.join("best.dcnf").display()
         );
     }
     Ok(())
@@ -546,48 +547,24 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
         config.model = ModelConfig::of(&shape);
     }
     config.init = args.init.as_ref().map(|p| p.display().to_string());
-    let optim = &mut config.optim;
-    if let Some(epochs) = args.epochs {
-        optim.epochs = epochs;
-    }
-    if let Some(batch) = args.batch_size {
-        optim.batch_size = batch;
-    }
-    if let Some(lr) = args.learning_rate {
-        optim.learning_rate = lr;
-    }
-    if let Some(optimizer) = args.optimizer {
-        optim.optimizer = optimizer;
-    }
-    if let Some(decay) = args.weight_decay {
-        optim.weight_decay = decay;
-    }
-    let data = &mut config.data;
-    if let Some(pairs) = args.pairs_per_epoch {
-        data.per_epoch = pairs;
-    }
-    if let Some(mirror) = args.mirror {
-        data.mirror = mirror;
-    }
-    if let Some(seed) = args.seed {
-        data.seed = seed;
-    }
-    data.labels = LabelOptions {
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    set(&mut config.data.mirror, args.mirror);
+    config.data.labels = LabelOptions {
         labels: args.labels,
         eval_margin_cp: args.eval_margin,
         within_game: args.within_game.clamp(0.0, 1.0),
         blend_lambda: args.blend_lambda.clamp(0.0, 1.0),
         eval_scale_cp: args.eval_scale,
     };
-    let run = &args.run;
-    let rows = siamese::train(config, &run.data, &run.out, run.device, &run.options())?;
+    let rows = args.run.train(config, SiameseLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "epochs {}: train accuracy {:.2}%, validation accuracy {:.2}% (float); checkpoint {}",
             last.epoch,
             100.0 * last.train_accuracy.unwrap_or(0.0),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            run.out.join("model.dcnf").display()
+            args.run.out.join("model.dcnf").display()
         );
     }
     Ok(())
@@ -595,38 +572,17 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
 
 fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
     let mut config = preset::deep_pink(args.preset);
-    if let Some(hidden) = &args.hidden {
-        config.model.hidden = hidden.clone();
-    }
-    if let Some(epochs) = args.epochs {
-        config.optim.epochs = epochs;
-    }
-    if let Some(count) = args.triplets_per_epoch {
-        config.data.per_epoch = count;
-    }
-    if let Some(batch) = args.batch_size {
-        config.optim.batch_size = batch;
-    }
-    if let Some(lr) = args.learning_rate {
-        config.optim.learning_rate = lr;
-    }
-    if let Some(kappa) = args.kappa {
-        config.kappa = kappa;
-    }
-    if let Some(optimizer) = args.optimizer {
-        config.optim.optimizer = optimizer;
-    }
-    if let Some(seed) = args.seed {
-        config.data.seed = seed;
-    }
-    let run = &args.run;
-    let rows = deep_pink::train(config, &run.data, &run.out, run.device, &run.options())?;
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    set(&mut config.model.hidden, args.hidden.clone());
+    set(&mut config.kappa, args.kappa);
+    let rows = args.run.train(config, DeepPinkLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
+            args.run.out.join(BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())
@@ -634,41 +590,17 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
 
 fn run_az(args: &AzArgs) -> anyhow::Result<()> {
     let mut config = preset::az(args.preset);
-    if let Some(games) = args.games {
-        config.play.games = games;
-    }
-    if let Some(playouts) = args.playouts {
-        config.play.playouts = playouts;
-    }
-    if let Some(gate_games) = args.gate_games {
-        config.play.gate_games = gate_games;
-    }
-    if let Some(blocks) = args.blocks {
-        config.model.blocks = blocks;
-    }
-    if let Some(filters) = args.filters {
-        config.model.filters = filters;
-    }
-    if let Some(epochs) = args.epochs {
-        config.optim.epochs = epochs;
-    }
-    if let Some(count) = args.positions_per_epoch {
-        config.data.per_epoch = count;
-    }
-    if let Some(batch) = args.batch_size {
-        config.optim.batch_size = batch;
-    }
-    if let Some(lr) = args.learning_rate {
-        config.optim.learning_rate = lr;
-    }
-    if let Some(seed) = args.seed {
-        config.data.seed = seed;
-    }
-    let run = &args.run;
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    set(&mut config.play.games, args.games);
+    set(&mut config.play.playouts, args.playouts);
+    set(&mut config.play.gate_games, args.gate_games);
+    set(&mut config.model.blocks, args.blocks);
+    set(&mut config.model.filters, args.filters);
     let rows = if args.self_play {
-        az_self_play::train(config, &run.data, &run.out, run.device, &run.options())?
+        args.run.train(config, AzSelfPlayLearner::new)?
     } else {
-        az::train(config, &run.data, &run.out, run.device, &run.options())?
+        args.run.train(config, AzLearner::new)?
     };
     if let Some(last) = rows.last() {
         println!(
@@ -676,7 +608,7 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
             last.val_loss,
-            run.out.join(crate::train::run::BEST_AZ_NETWORK).display()
+            args.run.out.join(BEST_AZ_NETWORK).display()
         );
     }
     Ok(())
@@ -684,43 +616,22 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
 
 fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
     let mut config = preset::neurochess(args.preset);
-    if let Some(hidden) = &args.hidden {
-        config.model.hidden = hidden.clone();
-    }
-    if let Some(epochs) = args.epochs {
-        config.optim.epochs = epochs;
-    }
-    if let Some(count) = args.steps_per_epoch {
-        config.data.per_epoch = count;
-    }
-    if let Some(games) = args.self_play_games {
-        config.self_play.games = games;
-    }
-    if let Some(nodes) = args.self_play_nodes {
-        config.self_play.nodes = nodes;
-    }
-    if let Some(gamma) = args.gamma {
-        config.gamma = gamma;
-    }
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    set(&mut config.model.hidden, args.hidden.clone());
+    set(&mut config.self_play.games, args.self_play_games);
+    set(&mut config.self_play.nodes, args.self_play_nodes);
+    set(&mut config.gamma, args.gamma);
     config.ebnn.enabled |= args.ebnn;
-    if let Some(weight) = args.slope_weight {
-        config.ebnn.slope_weight = weight;
-    }
-    if let Some(lr) = args.learning_rate {
-        config.optim.learning_rate = lr;
-    }
-    if let Some(seed) = args.seed {
-        config.data.seed = seed;
-    }
-    let run = &args.run;
-    let rows = neurochess::train(config, &run.data, &run.out, run.device, &run.options())?;
+    set(&mut config.ebnn.slope_weight, args.slope_weight);
+    let rows = args.run.train(config, NeuroChessLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "neurochess: {} epochs, held-out result-sign accuracy {:.2}%, TD loss {:.4}; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
             last.val_loss,
-            run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
+            args.run.out.join(BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())
@@ -728,26 +639,12 @@ fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
 
 fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
     let mut config = preset::dbn(args.preset, args.approach);
-    if let Some(hidden) = &args.hidden {
-        config.model.hidden = hidden.clone();
-    }
-    if let Some(epochs) = args.pretrain_epochs {
-        config.pretrain.optim.epochs = epochs;
-    }
-    if let Some(epochs) = args.epochs {
-        config.optim.epochs = epochs;
-    }
-    if let Some(count) = args.positions_per_epoch {
-        config.data.per_epoch = count;
-    }
-    if let Some(dropout) = args.dropout {
-        config.dropout = dropout.clamp(0.0, 0.9);
-    }
-    if let Some(seed) = args.seed {
-        config.data.seed = seed;
-    }
-    let run = &args.run;
-    let rows = dbn::train(config, &run.data, &run.out, run.device, &run.options())?;
+    args.optim.apply(&mut config.optim);
+    args.data.apply(&mut config.data);
+    set(&mut config.model.hidden, args.hidden.clone());
+    set(&mut config.pretrain.optim.epochs, args.pretrain_epochs);
+    set(&mut config.dropout, args.dropout.map(|d| d.clamp(0.0, 0.9)));
+    let rows = args.run.train(config, DbnLearner::new)?;
     if let Some(last) = rows.last() {
         let figure = last.val_accuracy.map_or_else(
             || format!("Huber loss {:.4}", last.val_loss),
@@ -756,7 +653,7 @@ fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
         println!(
             "dbn: {} epochs, held-out {figure}; network {}",
             rows.len(),
-            run.out.join(crate::train::run::BEST_LEARNED_NETWORK).display()
+            args.run.out.join(BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())

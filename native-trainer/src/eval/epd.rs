@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use deepchess_core::search::{self, SearchChoice, SearchKind, step_for};
 use deepchess_core::search::{Event, Limits};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, Move};
-use deepchess_core::search::{self, SearchChoice, SearchKind, step_for};
 use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game, uci_move};
 
 use crate::network;
@@ -120,7 +120,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         search.start(case.position.clone(), &[], Limits { depth: args.depth, ..Limits::default() });
         let start = Instant::now();
         let limit = args.movetime.map(Duration::from_millis);
-        while step_for(search.as_mut(), 4096, &mut |_| limit.is_some_and(|l| start.elapsed() >= l)) != Event::Finished {}
+        while step_for(search.as_mut(), 4096, &mut |_| limit.is_some_and(|l| start.elapsed() >= l)) != Event::Finished {
+        }
         let Some(played) = search.best_move() else { continue };
         let mut verdict = Vec::new();
         if !case.best.is_empty() || !case.avoid.is_empty() {

@@ -1,39 +1,23 @@
 //! Training on burn (features `flex` and `wgpu`).
 //!
-//! One epoch runner ([`runner`]) trains every learner ([`learner::Learner`]):
-//! Pos2Vec pretraining, the Siamese comparison network on (W, L) pairs,
-//! distillation, and the other seeds' learners of a scalar evaluation
-//! ([`dbn`], [`deep_pink`], [`neurochess`]) on a small perceptron ([`mlp`]) that core runs as a
-//! `.dcsn` network, and the AlphaZero seed's policy-and-value network ([`az`], [`az_model`]),
-//! by supervision or by self-play ([`az_self_play`], [`az_games`]), exported as a `.dcaz`
-//! network that core plays through MCTS. A learner supplies its model, its items and its loss; its
-//! configuration nests the shared sections ([`config`], [`optim`]), and
-//! [`preset`] holds every preset.
+//! - [`runner`]: what every learner shares: the epoch runner
+//!   ([`runner::epochs`]) that trains any [`runner::learner::Learner`], the
+//!   run directory, metrics, optimizer, configuration sections, device,
+//!   batches, inputs, presets and tensor helpers;
+//! - [`deepchess`]: DeepChess's learners: Pos2Vec pretraining, the Siamese
+//!   comparison network on (W, L) pairs, distillation, the utility head, and
+//!   the training-speed benchmark;
+//! - [`scalar`]: the other seeds' learners of a scalar evaluation, on a
+//!   small perceptron that core runs as a `.dcsn` network: Herud–Mueller's
+//!   deep belief network, Deep Pink, NeuroChess (TD over self-play);
+//! - [`alphazero`]: the AlphaZero seed's policy-and-value network, by
+//!   supervision or by self-play with gates, exported as a `.dcaz` network
+//!   that core plays through MCTS.
+//!
+//! A learner supplies its model, its items and its loss; its configuration
+//! nests the shared sections, and [`runner::preset`] holds every preset.
 
-pub mod az;
-pub mod az_games;
-pub mod az_model;
-pub mod az_self_play;
-pub mod batch;
-pub mod config;
-pub mod dbn;
-pub mod deep_pink;
-pub mod device;
-pub mod distill;
-pub mod inputs;
-pub mod learner;
-pub mod metrics;
-pub mod mlp;
-pub mod model;
-pub mod neurochess;
-pub mod optim;
-pub mod pos2vec;
-pub mod preset;
-pub mod run;
+pub mod alphazero;
+pub mod deepchess;
 pub mod runner;
-pub mod self_play;
-pub mod siamese;
-pub mod speed;
-pub mod tangent;
-pub mod td;
-pub mod utility;
+pub mod scalar;

@@ -3,11 +3,11 @@
 use alloc::vec::Vec;
 
 use crate::arch::padded;
-use crate::file::error::WeightsError;
 use crate::deepchess::float::FloatLayer;
-use crate::file::Reader;
-use crate::kernels::{self, Kernel};
 use crate::deepchess::quantize;
+use crate::file::Reader;
+use crate::file::error::WeightsError;
+use crate::kernels::{self, Kernel};
 
 /// A dense layer of the tower or the head.
 #[derive(Clone, Debug)]

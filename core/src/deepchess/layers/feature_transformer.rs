@@ -4,9 +4,9 @@ use alloc::vec::Vec;
 
 use crate::arch::{INPUTS, padded};
 use crate::deepchess::delta::FeatureDelta;
-use crate::file::error::WeightsError;
 use crate::deepchess::features::Features;
 use crate::file::Reader;
+use crate::file::error::WeightsError;
 use crate::kernels::{self, Kernel};
 
 /// The sparse first layer. Its output for a position is the bias plus one

@@ -10,8 +10,8 @@
 
 pub mod comparator;
 pub mod net_comparator;
-pub mod search;
 mod seam;
+pub mod search;
 pub mod tt;
 pub mod value;
 

@@ -4,8 +4,8 @@ use core::cmp::Ordering;
 
 use shakmaty::{Chess, Move};
 
-use crate::deepchess::accumulator::Accumulator;
 use crate::arch::SUM_SCALE;
+use crate::deepchess::accumulator::Accumulator;
 use crate::deepchess::delta::FeatureDelta;
 use crate::deepchess::embedding::Embedding;
 use crate::deepchess::features::Features;

@@ -8,8 +8,8 @@
 
 pub mod alphazero;
 pub mod policy_value;
-pub mod search;
 mod seam;
+pub mod search;
 pub mod tree;
 pub mod utility;
 

@@ -37,8 +37,7 @@ fn exploration_follows_the_formula() {
 
 #[test]
 fn finds_mate_in_one_and_takes_a_hanging_queen() {
-    for (fen, best) in
-        [("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"), ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5")]
+    for (fen, best) in [("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"), ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5")]
     {
         let mut mcts = Mcts::new(position(fen), Vec::new(), Puct::default());
         mcts.run(&mut Material, 800);
@@ -138,8 +137,7 @@ fn batches_of_one_leaf_are_the_sequential_search() {
 
 #[test]
 fn batches_spread_by_virtual_loss_and_find_the_same_tactics() {
-    for (fen, best) in
-        [("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"), ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5")]
+    for (fen, best) in [("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"), ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5")]
     {
         let mut mcts = Mcts::new(position(fen), Vec::new(), Puct::default());
         let sizes = run_batched(&mut mcts, 32, 800);

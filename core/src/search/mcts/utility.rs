@@ -9,10 +9,10 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::search::mcts::policy_value::PolicyValue;
-use crate::search::mcts::search::MctsSearch;
 use crate::deepchess::features::Features;
 use crate::deepchess::network::Network;
+use crate::search::mcts::policy_value::PolicyValue;
+use crate::search::mcts::search::MctsSearch;
 
 /// Centipawns per unit of `atanh(value)`.
 const VALUE_SCALE_CP: f32 = crate::arch::AZ_VALUE_SCALE_CP;

@@ -7,18 +7,20 @@
 //! - [`lazy_smp`]: helper searches over the same table on other threads.
 
 pub mod evaluator;
-mod node;
 pub mod lazy_smp;
 pub mod learned;
 pub mod net_evaluator;
+mod node;
 mod quiescence;
 pub mod score_table;
-pub mod search;
 mod seam;
+pub mod search;
 
 pub use evaluator::Evaluator;
 pub use lazy_smp::{HELPER_SLICE_NODES, HelperJob, HelperTask};
 pub use learned::LearnedEvaluator;
 pub use net_evaluator::NetEvaluator;
-pub use score_table::{Bound, Hit, MATE, MATE_BOUND, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table};
+pub use score_table::{
+    Bound, Hit, MATE, MATE_BOUND, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
+};
 pub use search::{ScalarLine, ScalarSearch};

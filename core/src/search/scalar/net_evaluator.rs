@@ -7,8 +7,8 @@ use crate::deepchess::embedding::Embedding;
 use crate::deepchess::features::Features;
 use crate::deepchess::network::Network;
 use crate::search::cache::EvalCache;
-use crate::search::scalar::evaluator::Evaluator;
 use crate::search::path::AccumulatorPath;
+use crate::search::scalar::evaluator::Evaluator;
 
 /// The network's utility head in centipawns ([`Network::evaluate`]): each
 /// position is embedded with its colour mirror image, and the first layer's

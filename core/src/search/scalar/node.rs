@@ -53,7 +53,15 @@ pub(super) struct Node {
 impl Node {
     /// A node about to search its moves (none yet: the caller sets them),
     /// with the window `(alpha, beta)`, entered from nowhere (the root).
-    pub(super) fn new(pos: Chess, hash: u64, ply: u32, depth: i32, window: (i32, i32), in_check: bool, eval: i32) -> Node {
+    pub(super) fn new(
+        pos: Chess,
+        hash: u64,
+        ply: u32,
+        depth: i32,
+        window: (i32, i32),
+        in_check: bool,
+        eval: i32,
+    ) -> Node {
         let (alpha, beta) = window;
         Node {
             pos,
@@ -79,4 +87,3 @@ impl Node {
         }
     }
 }
-

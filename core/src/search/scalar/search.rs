@@ -24,11 +24,11 @@ use shakmaty::{Chess, Move, MoveList, Position};
 use crate::search::history::{History, has_non_pawn_material};
 use crate::search::ordering::is_tactical;
 use crate::search::scalar::evaluator::Evaluator;
+use crate::search::scalar::node::{Node, Pending};
+use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, score_for_uci};
 use crate::search::score::Score;
 use crate::search::see::see_ge;
-use crate::search::scalar::node::{Node, Pending};
-use crate::search::scalar::score_table::INFINITE;
 use crate::search::slices;
 use crate::search::vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, child_hash, zobrist};
 
@@ -558,7 +558,6 @@ impl<E: Evaluator> ScalarSearch<E> {
         }
     }
 }
-
 
 /// How many quiet moves a node at `depth` searches before pruning the rest.
 fn late_move_limit(depth: i32, pv_node: bool) -> usize {

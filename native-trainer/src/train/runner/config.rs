@@ -1,8 +1,8 @@
 //! The sections that learners' configurations share: `model { … }` (the
 //! network's shape) and `data { … }` (what an epoch draws and what
-//! validation scores). `optim { … }` is in [`crate::train::optim`]; each
+//! validation scores). `optim { … }` is in [`crate::train::runner::optim`]; each
 //! learner's own configuration nests these (burn's style), and
-//! [`crate::train::preset`] holds every preset.
+//! [`crate::train::runner::preset`] holds every preset.
 
 use burn::config::Config;
 use deepchess_core::Shape;

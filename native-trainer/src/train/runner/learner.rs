@@ -1,4 +1,4 @@
-//! What a learner supplies to the epoch runner ([`crate::train::runner`]):
+//! What a learner supplies to the epoch runner ([`crate::train::runner::epochs`]):
 //! its model, its phases, each epoch's items, the loss of a batch, and how
 //! it validates and what it writes beside the checkpoint. Everything else
 //! (resume, the optimizer, the step loop, progress, metrics, checkpoints)
@@ -7,9 +7,9 @@
 use burn::module::Module;
 use burn::tensor::Tensor;
 
-use crate::train::metrics::EpochRow;
-use crate::train::optim::OptimConfig;
-use crate::train::run::RunDir;
+use crate::train::runner::metrics::EpochRow;
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
 
 /// A stretch of training with one objective and one optimizer: a fresh
 /// optimizer starts each phase, and the learning rate restarts.

@@ -5,7 +5,7 @@ use deepchess_core::Features;
 use deepchess_core::arch::INPUTS;
 
 use crate::data::{Pair, Record};
-use crate::train::model::{PAD_INDEX, Positions};
+use crate::train::runner::tensors::{PAD_INDEX, Positions};
 
 /// Every record's active bits, encoded once.
 pub struct Encoded {

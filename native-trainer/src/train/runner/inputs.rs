@@ -8,8 +8,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{Dataset, LabelOptions, LabelSampler, Labels, Pair, mix};
-use crate::train::batch::Encoded;
-use crate::train::device::{self, DeviceChoice};
+use crate::train::runner::batch::Encoded;
+use crate::train::runner::device::{self, DeviceChoice};
 
 /// A training command's inputs.
 pub struct Inputs {

@@ -20,17 +20,16 @@ use deepchess_core::{Features, Shape};
 
 use crate::data::{Pair, mix};
 use crate::eval::accuracy;
-use crate::train::batch::{Encoded, pair_batch};
-use crate::train::config::{DataConfig, ModelConfig};
-use crate::train::device::DeviceChoice;
-use crate::train::inputs::Inputs;
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::{self, EpochRow};
-use crate::train::model::Siamese;
-use crate::train::optim::OptimConfig;
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
-use crate::train::siamese::SiameseConfig;
+use crate::train::deepchess::model::Siamese;
+use crate::train::deepchess::siamese::SiameseConfig;
+use crate::train::runner::batch::{Encoded, pair_batch};
+use crate::train::runner::config::{DataConfig, ModelConfig};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::inputs::Inputs;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
 
 /// The features phase: the student's tower learns the teacher's embedding.
 #[derive(Config, Debug)]
@@ -207,15 +206,4 @@ impl Learner for DistillLearner {
         let outputs = |r: &EpochRow| if r.phase == FEATURES + 2 { r.val_accuracy } else { None };
         run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, outputs))
     }
-}
-
-/// Trains (or resumes) a distillation run in `out`. Returns the metrics.
-pub fn train(
-    config: DistillConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| DistillLearner::new(config, data, device, options.quiet))
 }

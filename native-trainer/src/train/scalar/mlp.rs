@@ -9,7 +9,7 @@ use burn::tensor::{Device, Tensor};
 use deepchess_core::learned::{Activation, InputKind, LearnedLayer, LearnedNet, OutputKind};
 
 use crate::data::{Record, eval_cp};
-use crate::train::model::{Positions, bag_sums, tensor_values};
+use crate::train::runner::tensors::{Positions, bag_sums, tensor_values};
 
 /// A multilayer perceptron: `inputs → widths[0] → … → widths[last]`.
 #[derive(Module, Debug)]

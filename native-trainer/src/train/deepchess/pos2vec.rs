@@ -20,16 +20,16 @@ use deepchess_core::arch::INPUTS;
 
 use crate::data::mix;
 use crate::eval::accuracy;
-use crate::train::batch::Encoded;
-use crate::train::config::{DataConfig, ModelConfig};
-use crate::train::device::DeviceChoice;
-use crate::train::inputs::Inputs;
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::EpochRow;
-use crate::train::model::{Siamese, bag_sums, crelu, fresh};
-use crate::train::optim::OptimConfig;
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
+use crate::train::deepchess::model::Siamese;
+use crate::train::runner::batch::Encoded;
+use crate::train::runner::config::{DataConfig, ModelConfig};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::inputs::Inputs;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::EpochRow;
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::{bag_sums, crelu, fresh};
 
 /// A Pos2Vec run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -201,15 +201,4 @@ impl Learner for Pos2VecLearner {
 /// shapes and the device).
 pub fn load_pretrained(run: &RunDir, model: Siamese) -> anyhow::Result<Siamese> {
     run.load_module(PRETRAINED, model)
-}
-
-/// Trains (or resumes) a Pos2Vec run in `out`. Returns the metrics.
-pub fn train(
-    config: Pos2VecConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| Pos2VecLearner::new(config, data, device, options.quiet))
 }

@@ -36,17 +36,16 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{GameResult, Record, eval_cp, mix};
-use crate::train::batch::Encoded;
-use crate::train::config::{DataConfig, MlpConfig};
-use crate::train::device::DeviceChoice;
-use crate::train::inputs::Inputs;
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::{self, EpochRow};
-use crate::train::mlp::{Mlp, fit_cp_scale};
-use crate::train::model::{Positions, bag_sums, tensor_values};
-use crate::train::optim::OptimConfig;
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
+use crate::train::runner::batch::Encoded;
+use crate::train::runner::config::{DataConfig, MlpConfig};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::inputs::Inputs;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::{Positions, bag_sums, tensor_values};
+use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
 
 /// The input encoding.
 pub const INPUT: InputKind = InputKind::Castling772;
@@ -414,15 +413,4 @@ impl Learner for DbnLearner {
         let bytes = self.export(model, description)?.to_bytes();
         run.save_learned(&bytes, metrics::last_is_best(rows, |r| fine(&r).then(|| figure(r))))
     }
-}
-
-/// Trains (or resumes) a DBN run in `out`. Returns the metrics.
-pub fn train(
-    config: DbnConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| DbnLearner::new(config, data, device, options.quiet))
 }

@@ -3,13 +3,13 @@
 //!
 //! An evaluation network `V` (768 inputs from the side to move, hidden ReLU
 //! layers, a `tanh` output: +1 a win, −1 a loss) learns by TD(0) with
-//! γ = 0.98 and the final outcome as the only reward ([`crate::train::td`]):
+//! γ = 0.98 and the final outcome as the only reward ([`crate::train::scalar::td`]):
 //! `V(s_t) ← γ V(s_{t+2})`, the target read from the network and not
 //! differentiated (semi-gradient TD). Each epoch's steps interleave:
 //!
 //! - **self-play**: games of the current network against itself through the
 //!   engine's scalar search at a fixed node budget, each from a position of
-//!   a training game ([`crate::train::self_play`]);
+//!   a training game ([`crate::train::scalar::self_play`]);
 //! - **expert games**: whole games of the dataset (engine games of TCEC and
 //!   CCC, say), every position of each.
 //!
@@ -18,7 +18,7 @@
 //! expert games. Then `V` fits, beside the TD values, the slopes that `M`
 //! explains: the derivative of the target `γ V(M(s))` with respect to the
 //! inputs, by tangent propagation. Slopes are compared along `k` random
-//! Gaussian directions per position (forward mode, [`crate::train::tangent`]):
+//! Gaussian directions per position (forward mode, [`crate::train::scalar::tangent`]):
 //! for `d ~ N(0, I/n)`, `E[(gᵀd − hᵀd)²] = ‖g − h‖² / n`, so the mean squared
 //! directional error is an unbiased estimate of Thrun's squared slope error
 //! (over the `n` = 768 inputs) at `k` passes instead of 768.
@@ -40,18 +40,17 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{Dataset, mix};
-use crate::train::config::{DataConfig, MlpConfig};
-use crate::train::device::{self, DeviceChoice};
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::{self, EpochRow};
-use crate::train::mlp::{Mlp, fit_cp_scale};
-use crate::train::model::{Positions, tensor_values};
-use crate::train::optim::OptimConfig;
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
-use crate::train::self_play;
-use crate::train::tangent;
-use crate::train::td::{Games, Step, game_steps};
+use crate::train::runner::config::{DataConfig, MlpConfig};
+use crate::train::runner::device::{self, DeviceChoice};
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::{Positions, tensor_values};
+use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
+use crate::train::scalar::self_play;
+use crate::train::scalar::tangent;
+use crate::train::scalar::td::{Games, Step, game_steps};
 
 /// The input encoding.
 pub const INPUT: InputKind = InputKind::SideToMove768;
@@ -468,15 +467,4 @@ impl Learner for NeuroChessLearner {
         let bytes = self.export(&model.value, description)?.to_bytes();
         run.save_learned(&bytes, metrics::last_is_best(rows, |r| r.val_accuracy))
     }
-}
-
-/// Trains (or resumes) a NeuroChess run in `out`. Returns the metrics.
-pub fn train(
-    config: NeuroChessConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| NeuroChessLearner::new(config, data, device, options.quiet))
 }

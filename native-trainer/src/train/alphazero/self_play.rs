@@ -2,7 +2,7 @@
 //! generation per epoch.
 //!
 //! Each generation plays `play.games` self-play games with the last
-//! accepted network through MCTS ([`crate::train::az_games`]: root noise,
+//! accepted network through MCTS ([`crate::train::alphazero::games`]: root noise,
 //! the temperature schedule), adds their positions to a replay buffer (the
 //! newest `play.buffer`), and trains the network on `data.per_epoch`
 //! positions drawn from the buffer with the supervised loss, `π` being the
@@ -35,14 +35,13 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::mix;
-use crate::train::az::{self, AzConfig, AzLearner, Sample};
-use crate::train::az_games;
-use crate::train::az_model::AzModel;
-use crate::train::device::DeviceChoice;
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::EpochRow;
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
+use crate::train::alphazero::games;
+use crate::train::alphazero::model::AzModel;
+use crate::train::alphazero::supervised::{self, AzConfig, AzLearner, Sample};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::EpochRow;
+use crate::train::runner::run_dir::RunDir;
 
 /// Threads playing games at once.
 const GAME_THREADS: usize = 2;
@@ -160,7 +159,7 @@ impl Learner for AzSelfPlayLearner {
         }
         let net = state.accepted.clone().expect("set above");
         let seed = mix(self.config.data.seed, epoch as u64);
-        let games = az_games::self_play(&net, play.games, play, GAME_THREADS, seed);
+        let games = games::self_play(&net, play.games, play, GAME_THREADS, seed);
         let mut results = [0usize; 3];
         let mut plies = 0;
         for game in games {
@@ -195,7 +194,7 @@ impl Learner for AzSelfPlayLearner {
     fn save(&self, run: &RunDir, model: &AzModel, rows: &[EpochRow]) -> anyhow::Result<()> {
         let play = &self.config.play;
         let generation = rows.len();
-        let trained = model.valid().to_az(az::description(&self.config, "self-play", rows))?;
+        let trained = model.valid().to_az(supervised::description(&self.config, "self-play", rows))?;
         let mut state = self.state();
         if !state.opened {
             // A fresh run starts its logs afresh; a resumed one continues
@@ -214,7 +213,7 @@ impl Learner for AzSelfPlayLearner {
         }
         let accepted = state.accepted.clone().unwrap_or_else(|| trained.clone());
         let [w, d, l] = if play.gate_games > 0 {
-            az_games::gate(
+            games::gate(
                 &trained,
                 &accepted,
                 play.gate_games,
@@ -259,15 +258,4 @@ impl Learner for AzSelfPlayLearner {
         let bytes = trained.to_bytes();
         run.save_az(&bytes, pass)
     }
-}
-
-/// Trains (or resumes) a self-play AlphaZero run in `out`. Returns the metrics.
-pub fn train(
-    config: AzConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| AzSelfPlayLearner::new(config, data, device, options.quiet))
 }

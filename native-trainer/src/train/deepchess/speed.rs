@@ -15,10 +15,11 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{GameResult, Pair, Record};
-use crate::train::batch::{Encoded, pair_batch};
-use crate::train::model::{Siamese, tensor_values};
-use crate::train::optim::{OptimizerKind, optimizer};
-use crate::train::siamese::step;
+use crate::train::deepchess::model::Siamese;
+use crate::train::deepchess::siamese::step;
+use crate::train::runner::batch::{Encoded, pair_batch};
+use crate::train::runner::optim::{OptimizerKind, optimizer};
+use crate::train::runner::tensors::tensor_values;
 
 /// What to measure.
 #[derive(Clone, Debug)]

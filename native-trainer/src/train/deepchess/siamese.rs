@@ -19,17 +19,17 @@ use deepchess_core::Features;
 
 use crate::data::Pair;
 use crate::eval::accuracy;
-use crate::train::batch::{PairBatch, pair_batch};
-use crate::train::config::{DataConfig, ModelConfig};
-use crate::train::device::DeviceChoice;
-use crate::train::inputs::Inputs;
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::{self, EpochRow};
-use crate::train::model::{Siamese, tensor_values};
-use crate::train::optim::OptimConfig;
-use crate::train::pos2vec::{self, Pos2VecConfig};
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
+use crate::train::deepchess::model::Siamese;
+use crate::train::deepchess::pos2vec::{self, Pos2VecConfig};
+use crate::train::runner::batch::{PairBatch, pair_batch};
+use crate::train::runner::config::{DataConfig, ModelConfig};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::inputs::Inputs;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::tensor_values;
 
 /// A Siamese run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -146,18 +146,6 @@ impl Learner for SiameseLearner {
         // The epoch with the best validation accuracy is kept as best.dcnf.
         run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, |r| Some(val_accuracy(r))))
     }
-}
-
-/// Trains (or resumes) a run in `out` on the dataset directory `data`.
-/// Returns the metrics of every epoch.
-pub fn train(
-    config: SiameseConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| SiameseLearner::new(config, data, device, options.quiet))
 }
 
 /// One optimizer step on `batch`, as the runner takes it with this learner:

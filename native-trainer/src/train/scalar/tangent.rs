@@ -12,8 +12,8 @@ use burn::tensor::Tensor;
 use burn::tensor::activation::sigmoid;
 use deepchess_core::learned::Activation;
 
-use crate::train::mlp::{Mlp, activate};
-use crate::train::model::{Positions, bag_sums};
+use crate::train::runner::tensors::{Positions, bag_sums};
+use crate::train::scalar::mlp::{Mlp, activate};
 
 /// `activation`'s derivative at `z`, from `z` and `a = activation(z)`.
 fn derivative(z: Tensor<2>, a: Tensor<2>, activation: Activation) -> Tensor<2> {
@@ -87,7 +87,7 @@ mod tests {
     use burn::tensor::{Device, TensorData};
 
     use super::*;
-    use crate::train::model::tensor_values;
+    use crate::train::runner::tensors::tensor_values;
 
     /// The forward-mode derivative equals a central finite difference of
     /// the network itself, for dense inputs, through every activation.

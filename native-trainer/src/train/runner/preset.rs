@@ -4,16 +4,16 @@ use std::path::Path;
 
 use deepchess_core::Shape;
 
-use crate::train::az::{AzConfig, AzModelConfig};
-use crate::train::az_games::AzPlayConfig;
-use crate::train::config::{DataConfig, MlpConfig, ModelConfig};
-use crate::train::dbn::{Approach, DbnConfig, PretrainConfig};
-use crate::train::deep_pink::DeepPinkConfig;
-use crate::train::distill::{DistillConfig, FeaturesConfig};
-use crate::train::neurochess::{EbnnConfig, NeuroChessConfig, SelfPlayConfig};
-use crate::train::optim::{OptimConfig, OptimizerKind};
-use crate::train::pos2vec::Pos2VecConfig;
-use crate::train::siamese::SiameseConfig;
+use crate::train::alphazero::games::AzPlayConfig;
+use crate::train::alphazero::supervised::{AzConfig, AzModelConfig};
+use crate::train::deepchess::distill::{DistillConfig, FeaturesConfig};
+use crate::train::deepchess::pos2vec::Pos2VecConfig;
+use crate::train::deepchess::siamese::SiameseConfig;
+use crate::train::runner::config::{DataConfig, MlpConfig, ModelConfig};
+use crate::train::runner::optim::{OptimConfig, OptimizerKind};
+use crate::train::scalar::dbn::{Approach, DbnConfig, PretrainConfig};
+use crate::train::scalar::deep_pink::DeepPinkConfig;
+use crate::train::scalar::neurochess::{EbnnConfig, NeuroChessConfig, SelfPlayConfig};
 
 /// `--preset`: a configuration to start from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

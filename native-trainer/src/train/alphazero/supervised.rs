@@ -5,7 +5,7 @@
 //! move played as the policy target, and the game's result for the side to
 //! move as the value target (1, 0, −1). The loss is the seed's,
 //! `(z − v)² − πᵀ log p`, with `π` the played move's one-hot (its weight
-//! decay is the optimizer's); self-play ([`crate::train::az_self_play`])
+//! decay is the optimizer's); self-play ([`crate::train::alphazero::self_play`])
 //! uses the same samples with `π` the root's visit distribution. The dataset keeps no game history, so the
 //! repetition planes (12, 13) are zero in training; MCTS fills them in play.
 //!
@@ -25,17 +25,16 @@ use deepchess_core::alphazero::POLICY_SIZE;
 
 pub use crate::data::az::{Sample, sample, samples};
 use crate::data::mix;
-use crate::train::az_games::AzPlayConfig;
-use crate::train::az_model::AzModel;
-use crate::train::config::DataConfig;
-use crate::train::device::DeviceChoice;
-use crate::train::inputs::Inputs;
-use crate::train::learner::{Learner, Loss, Phase, Validation};
-use crate::train::metrics::{self, EpochRow};
-use crate::train::model::tensor_values;
-use crate::train::optim::OptimConfig;
-use crate::train::run::RunDir;
-use crate::train::runner::{self, RunOptions};
+use crate::train::alphazero::games::AzPlayConfig;
+use crate::train::alphazero::model::AzModel;
+use crate::train::runner::config::DataConfig;
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::inputs::Inputs;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::tensor_values;
 
 /// The network's size: residual blocks and filters.
 #[derive(Config, Debug, PartialEq)]
@@ -184,15 +183,4 @@ pub fn description(config: &AzConfig, how: &str, rows: &[EpochRow]) -> String {
         rows.len(),
         config.data.per_epoch
     )
-}
-
-/// Trains (or resumes) a supervised AlphaZero run in `out`. Returns the metrics.
-pub fn train(
-    config: AzConfig,
-    data: &Path,
-    out: &Path,
-    device: DeviceChoice,
-    options: &RunOptions,
-) -> anyhow::Result<Vec<EpochRow>> {
-    runner::run_learner(config, out, options, |config| AzLearner::new(config, data, device, options.quiet))
 }

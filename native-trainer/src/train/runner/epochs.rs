@@ -13,10 +13,11 @@ use std::time::Instant;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::train::learner::{Learner, Loss, Phase};
-use crate::train::metrics::{self, EpochRow};
-use crate::train::model::fresh;
-use crate::train::run::{RunDir, state_field};
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::learner::{Learner, Loss, Phase};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::run_dir::{RunDir, state_field};
+use crate::train::runner::tensors::fresh;
 
 /// How to run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,18 +42,22 @@ fn locate(phases: &[Phase], mut index: usize) -> (usize, usize) {
     (phases.len(), index)
 }
 
-/// Trains (or resumes) the run in `out` of the learner that `learner`
-/// makes from the run's configuration: `config`, or with `--resume` the
-/// one saved in the run (see [`RunDir::config`]).
+/// Trains (or resumes) the run in `out`: `new` makes the learner from the
+/// run's configuration (`config`, or with `--resume` the one saved in the
+/// run, see [`RunDir::config`]), its data in `data` and its `device`. Every
+/// learner's constructor has that signature (`SiameseLearner::new`, …), so
+/// this is the one entry for all of them.
 pub fn run_learner<C: burn::config::Config, L: Learner>(
     config: C,
+    data: &std::path::Path,
     out: &std::path::Path,
+    device: DeviceChoice,
     options: &RunOptions,
-    learner: impl FnOnce(C) -> anyhow::Result<L>,
+    new: impl FnOnce(C, &std::path::Path, DeviceChoice, bool) -> anyhow::Result<L>,
 ) -> anyhow::Result<Vec<EpochRow>> {
     let run = RunDir::create(out)?;
     let config = run.config(config, options.resume)?;
-    train(&learner(config)?, &run, options)
+    train(&new(config, data, device, options.quiet)?, &run, options)
 }
 
 /// Trains (or resumes) `learner` in `run`. Returns every epoch's metrics.
@@ -151,7 +156,7 @@ pub fn train<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> any
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::optim::OptimConfig;
+    use crate::train::runner::optim::OptimConfig;
 
     #[test]
     fn epochs_are_located_in_their_phases() {

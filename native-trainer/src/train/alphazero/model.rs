@@ -23,7 +23,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use deepchess_core::alphazero::{AzDense, AzLayers, AzNet, Conv, PLANES, POLICY_SIZE, Planes};
 use deepchess_core::arch::{AZ_POLICY_KINDS, AZ_VALUE_HIDDEN};
 
-use crate::train::model::tensor_values;
+use crate::train::runner::tensors::tensor_values;
 
 /// A convolution followed by batch norm (the convolution without a bias,
 /// which the norm's `β` makes redundant).

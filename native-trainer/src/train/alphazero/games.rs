@@ -14,14 +14,14 @@
 
 use burn::config::Config;
 use deepchess_core::alphazero::{AzNet, Planes, Repetitions, move_index};
-use deepchess_core::search::{AzEvaluator, Mcts, Puct};
 use deepchess_core::search::zobrist;
+use deepchess_core::search::{AzEvaluator, Mcts, Puct};
 use deepchess_core::shakmaty::{Chess, Color, KnownOutcome, Move, Outcome, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Gamma};
 
-use crate::train::az::Sample;
+use crate::data::az::Sample;
 
 /// How the games are played.
 #[derive(Config, Debug, PartialEq)]

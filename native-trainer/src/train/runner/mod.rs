@@ -1,0 +1,18 @@
+//! What every learner shares: the epoch runner ([`epochs`]) over the one
+//! [`learner::Learner`] trait, the run directory ([`run_dir`]), the metrics
+//! table and plot ([`metrics`]), the optimizer ([`optim`]), the shared
+//! configuration sections ([`config`]), the device ([`device`]), batches and
+//! inputs ([`batch`], [`inputs`]), the presets ([`preset`]) and the tensor
+//! helpers ([`tensors`]).
+
+pub mod batch;
+pub mod config;
+pub mod device;
+pub mod epochs;
+pub mod inputs;
+pub mod learner;
+pub mod metrics;
+pub mod optim;
+pub mod preset;
+pub mod run_dir;
+pub mod tensors;

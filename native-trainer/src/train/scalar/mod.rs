@@ -1,0 +1,13 @@
+//! The other seeds' learners of a scalar evaluation, on a small perceptron
+//! ([`mlp`]) that core runs as a `.dcsn` network: Herud–Mueller's deep
+//! belief network ([`dbn`]), Deep Pink ([`deep_pink`]), and NeuroChess
+//! ([`neurochess`]: TD over game steps ([`td`]) from expert games and
+//! self-play ([`self_play`]), with EBNN's slopes ([`tangent`])).
+
+pub mod dbn;
+pub mod deep_pink;
+pub mod mlp;
+pub mod neurochess;
+pub mod self_play;
+pub mod tangent;
+pub mod td;
