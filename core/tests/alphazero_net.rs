@@ -227,12 +227,12 @@ fn the_uci_engine_loads_and_plays_an_alphazero_network_by_mcts() {
 /// searches no more.
 #[test]
 fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
-    use deepchess_core::search::{SearchChoice, SearchKind, build};
+    use deepchess_core::search::{SearchChoice, SearchKind, build, slice_nodes};
     use deepchess_core::uci::UciEngine;
     use deepchess_core::{Search, Weights};
     let shape = deepchess_core::Shape::distilled().with_utility(true).unwrap();
     let net = deepchess_core::Network::from_bytes(&deepchess_core::seeded::network(&shape, 2.0, 5).to_bytes()).unwrap();
-    let slice = |search: Box<dyn Search>| 2048 / search.node_cost();
+    let slice = |search: Box<dyn Search>| slice_nodes(search.as_ref(), 2048);
     let choice = |mcts| SearchChoice { search: SearchKind::Scalar, mcts };
     assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(false), 1)), 2048);
     assert_eq!(slice(build(&Weights::DeepChess(net), choice(true), 1)), 64);

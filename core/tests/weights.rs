@@ -275,7 +275,7 @@ fn any_weights_file_loads_through_one_entry() {
     assert!(matches!(err, WeightsError::BadMagic { found, accepted } if found == *b"NNUE" && accepted.len() == 3));
     assert_eq!(
         err.to_string(),
-        "not a weights file this build reads (magic \"NNUE\", expected \"DCNN\", \"DCSN\" or \"DCAZ\")"
+        "not a DeepChess weights file (magic \"NNUE\", expected \"DCNN\", \"DCSN\" or \"DCAZ\")"
     );
     bad[..4].copy_from_slice(&[0, 159, 146, 150]);
     assert!(Weights::from_bytes(&bad).unwrap_err().to_string().contains("magic [00, 9f, 92, 96]"));

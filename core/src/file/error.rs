@@ -77,7 +77,7 @@ impl fmt::Display for WeightsError {
                 write!(f, "weights file truncated: {needed} bytes needed at offset {offset}, but the file has {len}")
             }
             WeightsError::BadMagic { found, accepted } => {
-                write!(f, "not a weights file this build reads (magic ")?;
+                write!(f, "not a DeepChess weights file (magic ")?;
                 write_magic(f, found)?;
                 f.write_str(", expected ")?;
                 for (i, format) in accepted.iter().enumerate() {

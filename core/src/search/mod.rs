@@ -49,7 +49,8 @@ pub use scalar::{
 };
 pub use score::{MAX_CP, Score};
 pub use seam::{
-    BatchedSearch, HelperContext, Search, SearchKind, UnknownSearch, info_line, split_hash, stats_line, step_for,
+    BatchedSearch, HelperContext, Search, SearchKind, UnknownSearch, info_line, slice_nodes, split_hash, stats_line,
+    step_for,
 };
 pub use see::{SEE_VALUES, see_ge, see_value};
 pub use vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, Report, zobrist};

@@ -199,9 +199,15 @@ pub trait BatchedSearch {
     fn poll(&mut self, should_stop: &mut dyn FnMut(u64) -> bool) -> Event;
 }
 
+/// The search's own nodes in the time of `budget` alpha-beta nodes (at
+/// least one).
+pub fn slice_nodes(search: &dyn Search, budget: u64) -> u64 {
+    (budget / search.node_cost().max(1)).max(1)
+}
+
 /// Runs `search` for about the time of `budget` alpha-beta nodes.
 pub fn step_for(search: &mut dyn Search, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-    let budget = (budget / search.node_cost().max(1)).max(1);
+    let budget = slice_nodes(search, budget);
     search.step(budget, should_stop)
 }
 
