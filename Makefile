@@ -1,5 +1,6 @@
 # DeepChess build, test and benchmark entry points. `make test` is what CI runs.
 
+SHELL := /bin/bash
 CARGO ?= cargo
 # One persistent target directory outside the clone, for `make` and `.ci/run`
 # alike (override with CARGO_TARGET_DIR).
@@ -58,19 +59,36 @@ export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 # about half an hour from a cold cache on two cores.
 TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
 
-.PHONY: test test-tools lint build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native \
+.PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native \
 	bench-wasm bench-train tools wasm-web web serve test-web bench-web
 
 ## What the tests need, installed first (idempotent), then the wgpu build,
 ## lints, the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
 ## kernels against the scalar oracle under node, and every test of the workspace (last, so
 ## the run ends on the test runner's summary).
-test: test-tools check-wgpu lint build-core test-wasm test-web test-native
+test: test-tools check-wgpu lint build-core fuzz-smoke test-wasm test-web test-native
 
 ## Everything `make test` needs: `tools` plus clippy, rustfmt and Debian's
 ## chromium and chromium-driver (scripts/tools.sh --test).
 test-tools:
 	bash scripts/tools.sh --test
+
+## Each fuzz target for FUZZ_SECONDS (30 in `make test`) on the pinned
+## nightly (cargo-fuzz's sanitizer flags need one), in its own target
+## directory: the instrumented builds never evict the others. The corpus
+## grows in fuzz/corpus (ignored by git); a crash stops the run with its input
+## in fuzz/artifacts. `make fuzz FUZZ_SECONDS=3600` is the long run.
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := fen uci_lines
+fuzz-smoke: test-tools
+	cd fuzz && for target in $(FUZZ_TARGETS); do \
+		echo "fuzz $$target, $(FUZZ_SECONDS) s:"; dict=; test -f $$target.dict && dict=-dict=$$target.dict; \
+		CARGO_TARGET_DIR=$(TARGET_DIR)/fuzz $(CARGO) +$(WASM_NIGHTLY) fuzz run $$target -- \
+			-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$dict 2>&1 | grep -E '^(stat::number_of_executed_units|Done|==|SUMMARY|INFO: Running)' ; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	done
+
+fuzz: fuzz-smoke
 
 lint:
 	$(CARGO) fmt --all --check

@@ -17,6 +17,11 @@ if [ "${1:-}" = "--test" ]; then
     apt_install_missing chromium chromium-driver
     rustup component list --installed | grep -q '^clippy' || rustup component add clippy
     rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+    # The fuzz smoke run (make fuzz-smoke) drives libFuzzer through cargo-fuzz.
+    fuzz_version=0.13.2
+    if [ "$(cargo fuzz --version 2>/dev/null | cut -d' ' -f2)" != "$fuzz_version" ]; then
+        cargo install cargo-fuzz --version "=$fuzz_version" --locked --force
+    fi
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

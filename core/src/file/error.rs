@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::deepchess::shape::ShapeError;
-use crate::file::header::Format;
+use crate::file::format::Format;
 
 /// A weights file could not be loaded. Each failure has its own variant, so
 /// that a caller (or a test) can tell a truncated download from a file made

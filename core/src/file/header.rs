@@ -2,20 +2,10 @@
 //! magic bytes, a format version and an architecture hash.
 
 use crate::file::error::WeightsError;
+use crate::file::format::Format;
 use crate::file::reader::{Reader, write_u32};
 
 use alloc::vec::Vec;
-
-/// One kind of weights file: its magic and the versions this build reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Format {
-    /// The first four bytes.
-    pub magic: [u8; 4],
-    /// The oldest version this build reads.
-    pub oldest: u32,
-    /// The version this build writes (and the newest it reads).
-    pub newest: u32,
-}
 
 /// What every weights file starts with: which [`Format`] it is (told by its
 /// magic), its version and its architecture hash, which each family checks

@@ -7,11 +7,13 @@
 //! of them.
 
 pub mod error;
+pub mod format;
 pub mod header;
 pub mod reader;
 
 pub use error::{UtilityDefect, WeightsError};
-pub use header::{FileHeader, Format};
+pub use format::Format;
+pub use header::FileHeader;
 pub use reader::{
     MAX_CP_SCALE, MAX_DESCRIPTION, Reader, is_valid_cp_scale, read_cp_scale, write_description, write_u32,
 };

@@ -98,12 +98,13 @@ pub struct HelperContext<'a> {
     pub nodes: &'a Arc<AtomicU64>,
 }
 
-/// A search, as the UCI engine drives it.
+/// A search, as the UCI engine drives it (`Send`, so that a host may keep
+/// its engine on any thread).
 ///
 /// Budgets are in the search's own nodes; [`node_cost`](Self::node_cost)
 /// says how many alpha-beta nodes' time one of them takes, so that a host's
 /// slices ([`step_for`]) take a few milliseconds whatever plays.
-pub trait Search {
+pub trait Search: Send {
     /// Which search this is.
     fn kind(&self) -> SearchKind;
 

@@ -11,7 +11,7 @@ use crate::search::mcts::search::MctsSearch;
 use crate::search::seam::{BatchedSearch, Search, SearchKind};
 use crate::search::vocabulary::{Event, Limits, Report};
 
-impl<E: PolicyValue> Search for MctsSearch<E> {
+impl<E: PolicyValue + Send> Search for MctsSearch<E> {
     fn kind(&self) -> SearchKind {
         SearchKind::Mcts
     }

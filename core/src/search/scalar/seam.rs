@@ -12,7 +12,7 @@ use crate::search::seam::{HelperContext, Search, SearchKind, split_hash};
 use crate::search::slices::Sliced;
 use crate::search::vocabulary::{Event, Limits, Report};
 
-impl<E: Evaluator> Search for ScalarSearch<E> {
+impl<E: Evaluator + Send> Search for ScalarSearch<E> {
     fn kind(&self) -> SearchKind {
         SearchKind::Scalar
     }

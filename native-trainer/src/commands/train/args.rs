@@ -1,0 +1,140 @@
+//! The argument groups every learner's arguments flatten: where and how a
+//! run goes ([`RunArgs`]), the optimizer's overrides ([`OptimArgs`]), the
+//! data's ([`DataArgs`]) and a network shape ([`ShapeArgs`]). Each applies
+//! itself to a configuration, so that a common flag is written once.
+
+use std::path::{Path, PathBuf};
+
+use burn::config::Config;
+use deepchess_core::Shape;
+
+use crate::train::runner::config::DataConfig;
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::epochs::{self, RunOptions};
+use crate::train::runner::learner::Learner;
+use crate::train::runner::metrics::EpochRow;
+use crate::train::runner::optim::{OptimConfig, OptimizerKind};
+
+/// A network shape other than the preset's: `train siamese` and `train bench`.
+#[derive(clap::Args)]
+pub struct ShapeArgs {
+    /// The full shape, 773-600-400-200-100 + 200-400-200-100-2 (for a teacher).
+    #[arg(long, conflicts_with_all = ["tower", "head"])]
+    full: bool,
+    /// Tower widths, from 773 (for example 773,256,100,100 for a wider first layer).
+    #[arg(long, value_delimiter = ',', requires = "head")]
+    tower: Option<Vec<usize>>,
+    /// Head widths, from twice the tower's last, to 2 (for example 200,100,100,2).
+    #[arg(long, value_delimiter = ',', requires = "tower")]
+    head: Option<Vec<usize>>,
+}
+
+impl ShapeArgs {
+    /// The shape asked for, or None for the preset's.
+    pub(super) fn shape(&self) -> anyhow::Result<Option<Shape>> {
+        Ok(match (&self.tower, &self.head) {
+            (Some(tower), Some(head)) => Some(Shape::new(tower, head)?),
+            _ if self.full => Some(Shape::full()),
+            _ => None,
+        })
+    }
+}
+
+/// Where a run reads and writes, and how: every learner takes these.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Dataset directory (`train.bin`, `val.bin`) from `deepchess data build`.
+    #[arg(long)]
+    pub(super) data: PathBuf,
+    /// Run directory: config.json, metrics (CSV and SVG), checkpoints.
+    #[arg(long)]
+    pub(super) out: PathBuf,
+    /// Where to train; `auto` takes a GPU through wgpu when there is one.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(super) device: DeviceChoice,
+    /// Continue the run in --out from its last completed epoch.
+    #[arg(long)]
+    resume: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Stop after this many epochs (continue later with --resume).
+    #[arg(long)]
+    max_epochs: Option<usize>,
+}
+
+impl RunArgs {
+    /// Trains (or resumes) the run of the learner that `new` makes (each
+    /// learner's constructor) from `config`.
+    pub(super) fn train<C: Config, L: Learner>(
+        &self,
+        config: C,
+        new: impl FnOnce(C, &Path, DeviceChoice, bool) -> anyhow::Result<L>,
+    ) -> anyhow::Result<Vec<EpochRow>> {
+        let options = RunOptions { resume: self.resume, quiet: self.quiet, max_epochs: self.max_epochs };
+        epochs::run_learner(config, &self.data, &self.out, self.device, &options, new)
+    }
+}
+
+/// Overrides of the preset's optimizer section, which every learner has.
+#[derive(clap::Args)]
+pub struct OptimArgs {
+    /// Override the preset's epochs (of Pos2Vec: per layer; of a
+    /// distillation: of the outputs phase).
+    #[arg(long, visible_alias = "epochs-per-layer")]
+    epochs: Option<usize>,
+    /// Override the preset's batch size (items per step).
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Override the preset's learning rate.
+    #[arg(long)]
+    learning_rate: Option<f64>,
+    /// Override the preset's optimizer (Adam: plain Adam; sgd: with the
+    /// preset's momentum).
+    #[arg(long, value_enum)]
+    optimizer: Option<OptimizerKind>,
+    /// Override the preset's L2 weight decay.
+    #[arg(long)]
+    weight_decay: Option<f64>,
+}
+
+impl OptimArgs {
+    /// Writes the overrides given into `optim`.
+    pub(super) fn apply(&self, optim: &mut OptimConfig) {
+        set(&mut optim.epochs, self.epochs);
+        set(&mut optim.batch_size, self.batch_size);
+        set(&mut optim.learning_rate, self.learning_rate);
+        set(&mut optim.optimizer, self.optimizer);
+        set(&mut optim.weight_decay, self.weight_decay);
+    }
+}
+
+/// Overrides of the preset's data section, which every learner has.
+#[derive(clap::Args)]
+pub struct DataArgs {
+    /// Override the preset's items per epoch: pairs, positions, triplets or
+    /// TD steps, as the learner takes them.
+    #[arg(
+        long,
+        visible_aliases = ["pairs-per-epoch", "positions-per-epoch", "triplets-per-epoch", "steps-per-epoch"]
+    )]
+    per_epoch: Option<usize>,
+    /// Override the preset's seed (items, their order, initial weights).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl DataArgs {
+    /// Writes the overrides given into `data`.
+    pub(super) fn apply(&self, data: &mut DataConfig) {
+        set(&mut data.per_epoch, self.per_epoch);
+        set(&mut data.seed, self.seed);
+    }
+}
+
+/// `*field = value` where an override was given.
+pub(super) fn set<T>(field: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *field = value;
+    }
+}

@@ -1,0 +1,128 @@
+//! The AlphaZero seed's learners: export, supervision, self-play.
+
+use super::*;
+
+/// Random positions: a few random plies from the start, for the AlphaZero
+/// network's tests.
+fn random_positions(count: u64) -> Vec<deepchess_core::shakmaty::Chess> {
+    (0..count).map(|seed| seeded::playout(8 + 3 * seed as usize, seed).pop().expect("a position").0).collect()
+}
+
+#[test]
+fn alphazero_export_folds_batch_norm_and_equals_burn() {
+    use deepchess_core::alphazero::{AzScratch, Planes};
+    use deepchess_trainer::train::alphazero::model::AzModel;
+    let device = Device::flex().autodiff();
+    device.seed(7);
+    let model = AzModel::new(2, 8, &device);
+    let planes: Vec<Planes> = random_positions(16).iter().map(|p| Planes::new(p, 1)).collect();
+    // Training-mode passes move the norms' running statistics off 0 and 1.
+    for _ in 0..4 {
+        let _ = model.forward(AzModel::input(planes.iter(), &device));
+    }
+    let valid = model.valid();
+    let out = valid.forward(AzModel::input(planes.iter(), &device.clone().inner()));
+    let (logits, values) = (tensor_values(out.logits), tensor_values(out.value));
+    let net = valid.to_az("test".into()).unwrap();
+    let net = deepchess_core::alphazero::AzNet::from_bytes(&net.to_bytes()).unwrap();
+    let (mut worst_logit, mut worst_value) = (0f32, 0f32);
+    for (i, p) in planes.iter().enumerate() {
+        let core = net.evaluate(p, &mut AzScratch::default());
+        let row = &logits[i * core.logits.len()..(i + 1) * core.logits.len()];
+        worst_logit = core.logits.iter().zip(row).map(|(a, b)| (a - b).abs()).fold(worst_logit, f32::max);
+        worst_value = worst_value.max((core.value - values[i]).abs());
+    }
+    println!("folded export against burn: logits within {worst_logit}, values within {worst_value}");
+    // Folding is exact in real numbers; f32 rounding stays far below 1e-3.
+    assert!(worst_logit < 1e-3 && worst_value < 1e-4, "{worst_logit} {worst_value}");
+}
+
+#[test]
+fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
+    use deepchess_core::alphazero::AzNet;
+    use deepchess_trainer::train::runner::run_dir::BEST_AZ_NETWORK;
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("greedy.pgn");
+    greedy_pgn(&pgn, 600);
+    let sampling = Sampling { all_positions: true, include_captures: true, include_draws: true, ..Sampling::default() };
+    let data = build(dir.path(), pgn, sampling);
+
+    let out = dir.path().join("az");
+    let rows = run_learner(preset::az(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH, AzLearner::new).unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
+    // Chance: a uniform pick among the legal moves, averaged over the
+    // validation positions.
+    let val = Dataset::open(&data.join("val.bin")).unwrap();
+    let chance: f64 = val.records().iter().map(|r| 1.0 / r.position().unwrap().legal_moves().len() as f64).sum::<f64>()
+        / val.records().len() as f64;
+    let top1 = rows[2].val_accuracy.unwrap();
+    println!("held-out policy top-1 {top1} against chance {chance}: {rows:?}");
+    // 1,000 validation positions: one standard error of a chance-level
+    // top-1 (about 0.07) is near 0.008, so 1.5 × chance is clearly above it
+    // (the smoke run reaches about 2.2 ×).
+    assert!(top1 > 1.5 * chance, "held-out policy top-1 {top1}, chance {chance}");
+
+    // The exported network loads in core and the UCI engine plays it by MCTS.
+    let bytes = std::fs::read(out.join(BEST_AZ_NETWORK)).unwrap();
+    let net = AzNet::from_bytes(&bytes).unwrap();
+    assert!(net.description.starts_with("AlphaZero (1 residual blocks × 8 filters)"), "{}", net.description);
+    // `eval az` (core's inference) scores the run's validation positions as
+    // burn's validation did the best epoch: ties between logits aside, the
+    // same top-1.
+    let config = preset::az(Preset::Smoke);
+    let samples =
+        deepchess_trainer::train::alphazero::supervised::samples(val.records(), config.data.val, config.data.seed ^ 1);
+    let score = deepchess_trainer::eval::az::score(&net, &samples);
+    let best = rows.iter().filter_map(|r| r.val_accuracy).fold(0.0, f64::max);
+    assert_eq!(score.positions, samples.len());
+    assert!((score.top1 - best).abs() <= 0.005, "core's top-1 {} against burn's {best}", score.top1);
+    assert!(score.value_mse.is_finite() && score.value_mse < 1.5, "{score:?}");
+    engine_plays(&bytes);
+}
+
+#[test]
+fn alphazero_self_play_generations_gate_log_resume_and_export() {
+    use deepchess_core::alphazero::AzNet;
+    use deepchess_trainer::train::runner::run_dir::{AZ_NETWORK, BEST_AZ_NETWORK};
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("greedy.pgn");
+    greedy_pgn(&pgn, 200);
+    let sampling = Sampling { all_positions: true, include_captures: true, include_draws: true, ..Sampling::default() };
+    let data = build(dir.path(), pgn, sampling);
+    let mut config = preset::az(Preset::Smoke);
+    config.optim.epochs = 2;
+    config.data.per_epoch = 1_024;
+
+    // One generation, then the run is killed and resumed for the second.
+    let out = dir.path().join("self-play");
+    let first = RunOptions { max_epochs: Some(1), ..FRESH };
+    let rows = run_learner(config.clone(), &data, &out, DeviceChoice::Flex, &first, AzSelfPlayLearner::new).unwrap();
+    assert_eq!(rows.len(), 1);
+    let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &RESUME, AzSelfPlayLearner::new).unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.train_loss.is_finite() && r.val_accuracy.is_some()), "{rows:?}");
+
+    // A line per generation in each log; every gate played its two games.
+    let gates = std::fs::read_to_string(out.join("gates.csv")).unwrap();
+    let lines: Vec<&str> = gates.lines().collect();
+    assert_eq!(lines[0], "generation,wins,draws,losses,elo_difference,accepted,elo");
+    assert_eq!(lines.len(), 3, "{gates}");
+    for (i, line) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells[0], (i + 1).to_string());
+        let games: u32 = cells[1..4].iter().map(|c| c.parse::<u32>().unwrap()).sum();
+        assert_eq!(games, 2, "{line}");
+    }
+    let games = std::fs::read_to_string(out.join("self-play.csv")).unwrap();
+    assert_eq!(games.lines().count(), 3, "{games}");
+    assert!(games.lines().nth(1).unwrap().starts_with("1,4,"), "{games}");
+    assert!(std::fs::read_to_string(out.join("gates.svg")).unwrap().contains("Elo"));
+
+    // The networks load, and the engine plays the accepted one by MCTS.
+    let trained = std::fs::read(out.join(AZ_NETWORK)).unwrap();
+    assert!(AzNet::from_bytes(&trained).unwrap().description.contains("self-play: 2 epochs"));
+    engine_plays(&std::fs::read(out.join(BEST_AZ_NETWORK)).unwrap_or(trained));
+}

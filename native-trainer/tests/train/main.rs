@@ -1,0 +1,123 @@
+//! Training on burn's flex backend: smoke runs, exact resume, the sparse
+//! first layer against a dense product, and each exported network against
+//! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
+//! ([`scalar`]) and the AlphaZero seed's ([`alphazero`]). One test binary:
+//! the tests that train take turns ([`TRAINING`]).
+
+#![cfg(feature = "flex")]
+
+mod alphazero;
+mod deepchess;
+mod scalar;
+
+use std::io::Write;
+use std::path::Path;
+
+use burn::config::Config;
+use burn::module::Module;
+use burn::tensor::{Device, Int, Tensor, TensorData};
+use deepchess_core::shakmaty::san::San;
+use deepchess_core::shakmaty::{Color, Position, Role};
+use deepchess_core::{Features, Network, seeded};
+use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels, Sampling};
+use deepchess_trainer::eval::accuracy;
+use deepchess_trainer::train::alphazero::self_play::AzSelfPlayLearner;
+use deepchess_trainer::train::alphazero::supervised::AzLearner;
+use deepchess_trainer::train::deepchess::distill::DistillLearner;
+use deepchess_trainer::train::deepchess::model::Siamese;
+use deepchess_trainer::train::deepchess::pos2vec::Pos2VecLearner;
+use deepchess_trainer::train::deepchess::siamese::{SiameseConfig, SiameseLearner};
+use deepchess_trainer::train::runner::batch::Encoded;
+use deepchess_trainer::train::runner::device::DeviceChoice;
+use deepchess_trainer::train::runner::epochs::RunOptions;
+use deepchess_trainer::train::runner::epochs::run_learner;
+use deepchess_trainer::train::runner::preset::{self, Preset};
+use deepchess_trainer::train::runner::tensors::{crelu, tensor_values};
+use deepchess_trainer::train::scalar::dbn::DbnLearner;
+use deepchess_trainer::train::scalar::deep_pink::DeepPinkLearner;
+use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
+
+/// Material, White's minus Black's, in pawns (labels for the fixture only).
+fn balance(pos: &deepchess_core::shakmaty::Chess) -> i32 {
+    let value = |color: Color| -> i32 {
+        [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
+            .iter()
+            .map(|&(role, v)| v * (pos.board().by_role(role) & pos.board().by_color(color)).count() as i32)
+            .sum()
+    };
+    value(Color::White) - value(Color::Black)
+}
+
+/// Random games whose result follows the material balance at their end:
+/// a learnable fixture for the tests (labels only; the engine never counts
+/// material). Every move carries the balance after it as a TCEC-style
+/// evaluation comment, `{ +2.00/1 }`, White's view.
+fn learnable_pgn(path: &Path, games: u64) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for seed in 0..games {
+        let game = seeded::playout(40, seed);
+        let end = &game.last().unwrap().0;
+        let result = match balance(end) {
+            d if d > 0 => "1-0",
+            d if d < 0 => "0-1",
+            _ => "1/2-1/2",
+        };
+        write!(out, "[Event \"Fixture {seed}\"]\n[Result \"{result}\"]\n\n").unwrap();
+        for (i, (pos, m)) in game.iter().enumerate() {
+            let Some(m) = m else { break };
+            if i % 2 == 0 {
+                write!(out, "{}. ", i / 2 + 1).unwrap();
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            write!(out, "{} {{ {:+.2}/1 }} ", San::from_move(pos, *m), f64::from(balance(&after))).unwrap();
+        }
+        write!(out, "{result}\n\n").unwrap();
+    }
+}
+
+/// The dataset `dir/data` of the games in `pgn`, sampled as `sampling`
+/// says, 15% of the games held out.
+fn build(dir: &Path, pgn: std::path::PathBuf, sampling: Sampling) -> std::path::PathBuf {
+    let out = dir.join("data");
+    let filter = data::GameFilter::default();
+    data::build(&BuildOptions { pgn: vec![pgn], out: out.clone(), filter, sampling, val_permille: 150 }, true).unwrap();
+    out
+}
+
+fn dataset(dir: &Path) -> std::path::PathBuf {
+    let pgn = dir.join("fixture.pgn");
+    learnable_pgn(&pgn, 1500);
+    build(dir, pgn, Sampling { all_positions: true, ..Sampling::default() })
+}
+
+/// Training seeds the flex device's random generator, which every test in
+/// this process shares: tests that train take turns, so runs are reproducible.
+static TRAINING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A run from its start, without progress bars.
+const FRESH: RunOptions = RunOptions { resume: false, quiet: true, max_epochs: None };
+/// A resumed run.
+const RESUME: RunOptions = RunOptions { resume: true, quiet: true, max_epochs: None };
+
+/// Asserts that two metrics files have the same header and rows, every
+/// figure but the last (speed, which depends on the machine's load) within
+/// 1e-4: a resumed run reloads its weights from disk, and the flex backend's
+/// sums may round differently in the last bits.
+fn assert_same_metrics(a: &Path, b: &Path) {
+    let (a, b) = (std::fs::read_to_string(a).unwrap(), std::fs::read_to_string(b).unwrap());
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(a.len(), b.len(), "{a:?}\n{b:?}");
+    assert_eq!(a[0], b[0]);
+    for (x, y) in a[1..].iter().zip(&b[1..]) {
+        // An empty cell is a figure the learner does not have.
+        let parse = |l: &str| -> Vec<Option<f64>> { l.split(',').map(|v| v.parse().ok()).collect() };
+        let (x, y) = (parse(x), parse(y));
+        let n = x.len() - 1;
+        let close = |p: &Option<f64>, q: &Option<f64>| match (p, q) {
+            (Some(p), Some(q)) => (p - q).abs() <= 1e-4,
+            (p, q) => p == q,
+        };
+        assert!(x[..n].iter().zip(&y[..n]).all(|(p, q)| close(p, q)), "{x:?}\n{y:?}");
+    }
+}

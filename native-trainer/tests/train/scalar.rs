@@ -1,0 +1,196 @@
+//! The scalar learners: Deep Pink, the DBN, NeuroChess.
+
+use super::*;
+
+/// The UCI engine loads a learner's network from `bytes` (as `EvalFile`
+/// does) and plays a legal move with it at depth 2.
+fn engine_plays(bytes: &[u8]) {
+    use deepchess_core::shakmaty::Chess;
+    use deepchess_core::uci::{UciEngine, uci_move};
+    let mut engine = UciEngine::new(None);
+    let mut lines = Vec::new();
+    engine.load_network(Ok(bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
+    for line in ["position startpos", "go depth 2"] {
+        engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
+        while engine.is_thinking() {
+            engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
+        }
+    }
+    let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
+    assert!(Chess::default().legal_moves().iter().any(|m| uci_move(*m).to_string() == best), "{lines:?}");
+}
+
+/// Games in which every move captures the most valuable piece it can (a
+/// random move when none can), each result following the material at the
+/// end: the played moves beat random ones, which Deep Pink's triplets learn.
+fn greedy_pgn(path: &Path, games: u64) {
+    use deepchess_core::shakmaty::Chess;
+    use rand::{Rng, SeedableRng};
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let value = |role: Role| match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 100,
+    };
+    for seed in 0..games {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut pos = Chess::default();
+        let mut sans = Vec::new();
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let best = moves.iter().filter_map(|m| m.capture().map(value)).max();
+            let pool: Vec<_> = match best {
+                Some(v) => moves.iter().filter(|m| m.capture().map(value) == Some(v)).collect(),
+                None => moves.iter().collect(),
+            };
+            let m = *pool[rng.random_range(0..pool.len())];
+            sans.push(San::from_move(&pos, m).to_string());
+            pos.play_unchecked(m);
+        }
+        let result = match balance(&pos) {
+            d if d > 0 => "1-0",
+            d if d < 0 => "0-1",
+            _ => "1/2-1/2",
+        };
+        write!(out, "[Event \"Greedy {seed}\"]\n[Result \"{result}\"]\n\n").unwrap();
+        for (i, san) in sans.iter().enumerate() {
+            if i % 2 == 0 {
+                write!(out, "{}. ", i / 2 + 1).unwrap();
+            }
+            write!(out, "{san} ").unwrap();
+        }
+        write!(out, "{result}\n\n").unwrap();
+    }
+}
+
+#[test]
+fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
+    use deepchess_core::learned::LearnedNet;
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("greedy.pgn");
+    greedy_pgn(&pgn, 1000);
+    let data = build(dir.path(), pgn, Sampling { all_positions: true, include_captures: true, ..Sampling::default() });
+
+    let out = dir.path().join("deep-pink");
+    let rows =
+        run_learner(preset::deep_pink(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH, DeepPinkLearner::new)
+            .unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
+    // Chance is 0.5 (2,000 validation triplets: one standard error near 0.011).
+    let accuracy = rows[2].val_accuracy.unwrap();
+    assert!(accuracy > 0.6, "held-out triplet accuracy {accuracy}: {rows:?}");
+
+    // The exported network loads in core and the UCI engine plays it.
+    let bytes = std::fs::read(out.join(deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK)).unwrap();
+    let net = LearnedNet::from_bytes(&bytes).unwrap();
+    assert!(net.description.starts_with("Deep Pink"), "{}", net.description);
+    engine_plays(&bytes);
+}
+
+/// The exported network's value against the fixture's evaluations (the
+/// material balance) on the validation split: their correlation.
+fn correlation_with_evals(net: &deepchess_core::learned::LearnedNet, data: &Path) -> f64 {
+    let val = Dataset::open(&data.join("val.bin")).unwrap();
+    let pairs: Vec<(f64, f64)> = val
+        .records()
+        .iter()
+        .filter_map(|r| Some((f64::from(net.white_value(&r.position()?)), data::eval_cp(r)?)))
+        .collect();
+    let n = pairs.len() as f64;
+    let (mx, my) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
+    let cov: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let (vx, vy): (f64, f64) =
+        (pairs.iter().map(|p| (p.0 - mx).powi(2)).sum(), pairs.iter().map(|p| (p.1 - my).powi(2)).sum());
+    cov / (vx * vy).sqrt()
+}
+
+#[test]
+fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays() {
+    use deepchess_core::learned::LearnedNet;
+    use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
+    use deepchess_trainer::train::scalar::dbn::Approach;
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dataset(dir.path());
+    for approach in [Approach::Wdl, Approach::Regression, Approach::Classes7] {
+        let mut config = preset::dbn(Preset::Smoke, approach);
+        config.pretrain.optim.epochs = 2;
+        config.optim.epochs = 4;
+        let out = dir.path().join(format!("{approach:?}"));
+        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, DbnLearner::new).unwrap();
+        // Two RBMs of two epochs each, then four fine-tuning epochs.
+        assert_eq!(rows.iter().map(|r| r.phase).collect::<Vec<_>>(), [1, 1, 2, 2, 3, 3, 3, 3]);
+        // The first RBM reconstructs the bits better than their frequencies
+        // would: about 36 of 772 bits are on, so predicting each bit's mean
+        // leaves a squared error near 36/772 · (1 − 36/772) ≈ 0.044.
+        assert!(rows[1].val_loss < 0.035, "{approach:?}: reconstruction error {}: {rows:?}", rows[1].val_loss);
+        assert!(rows[..4].iter().all(|r| r.val_loss.is_finite() && r.train_loss.is_finite()));
+        assert!(rows[7].train_loss < rows[4].train_loss, "{approach:?}: {rows:?}");
+        let bytes = std::fs::read(out.join(BEST_LEARNED_NETWORK)).unwrap();
+        let net = LearnedNet::from_bytes(&bytes).unwrap();
+        // Chance is no correlation (one standard error near 0.013 on the
+        // fixture's ~6,000 validation positions). The evaluations are the
+        // material, which the results follow only loosely (they are the
+        // material at the game's end), and four small epochs with dropout
+        // 0.5 are a short training: at least 0.1, eight standard errors.
+        let r = correlation_with_evals(&net, &data);
+        println!("{approach:?}: correlation {r:.3} with the evaluations");
+        assert!(r > 0.1, "{approach:?}: correlation {r} with the evaluations");
+        engine_plays(&bytes);
+    }
+}
+
+#[test]
+fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn() {
+    use deepchess_core::learned::LearnedNet;
+    use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("fixture.pgn");
+    learnable_pgn(&pgn, 1500);
+    // TD needs every position of each game.
+    let sampling = Sampling { all_positions: true, include_captures: true, include_draws: true, ..Sampling::default() };
+    let data = build(dir.path(), pgn, sampling);
+
+    for ebnn in [false, true] {
+        let mut config = preset::neurochess(Preset::Smoke);
+        config.ebnn.enabled = ebnn;
+        config.optim.epochs = 8;
+        config.data.per_epoch = 32_768;
+        config.ebnn.per_epoch = 32_768;
+        let out = dir.path().join(format!("neurochess-{ebnn}"));
+        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, NeuroChessLearner::new).unwrap();
+        let phases: Vec<usize> = rows.iter().map(|r| r.phase).collect();
+        if ebnn {
+            assert_eq!(phases, [1, 1, 2, 2, 2, 2, 2, 2, 2, 2]);
+            // The chess model predicts the bits two plies ahead far better
+            // than their frequencies (about 30 of 768 on: a cross-entropy
+            // near 0.165 per bit for a model that knows only that).
+            assert!(rows[1].val_loss < 0.12, "chess model's cross-entropy {}: {rows:?}", rows[1].val_loss);
+        } else {
+            assert_eq!(phases, [1; 8]);
+        }
+        let td = &rows[rows.len() - 8..];
+        assert!(td.iter().all(|r| r.train_loss.is_finite() && r.val_loss.is_finite()), "{rows:?}");
+        // The fixture's results follow the material at the end of random
+        // games: the value's sign predicts them on held-out decisive games
+        // better than a coin (one standard error near 0.012 on the ~1,860
+        // decisive positions of 2,000; 0.56 is five).
+        let accuracy = td[7].val_accuracy.unwrap();
+        assert!(accuracy > 0.56, "ebnn {ebnn}: held-out result-sign accuracy {accuracy}: {rows:?}");
+        let bytes = std::fs::read(out.join(BEST_LEARNED_NETWORK)).unwrap();
+        let net = LearnedNet::from_bytes(&bytes).unwrap();
+        assert!(net.description.starts_with("NeuroChess TD(0)"), "{}", net.description);
+        let r = correlation_with_evals(&net, &data);
+        println!("ebnn {ebnn}: accuracy {accuracy:.3}, correlation {r:.3} with the evaluations: {rows:?}");
+        assert!(r > 0.1, "ebnn {ebnn}: correlation {r} with the evaluations");
+        engine_plays(&bytes);
+    }
+}
