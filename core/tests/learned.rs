@@ -4,6 +4,7 @@
 //! symmetry, and the scalar search playing with one.
 
 use deepchess_core::Kernel;
+use deepchess_core::Search;
 use deepchess_core::WeightsError;
 use deepchess_core::learned::{Activation, InputKind, LEARNED_MAGIC, LearnedNet, OutputKind};
 use deepchess_core::search::LearnedEvaluator;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use common::{depth, forces_mate, game, material, position, uci};
 
+use deepchess_core::Search;
 use deepchess_core::search::{
     Bound, Evaluator, Event, Limits, MATE, NetEvaluator, POLL_NODES, ScalarSearch, Score, ScoreTable, move_code, see_ge,
 };

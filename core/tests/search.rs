@@ -11,6 +11,7 @@ use std::cmp::Ordering;
 
 use common::{depth, forces_mate, game, material, position, uci};
 
+use deepchess_core::Search;
 use deepchess_core::search::{Comparator, ComparisonSearch, Event, Limits, NetComparator, Score, Value};
 use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;

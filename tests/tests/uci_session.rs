@@ -102,21 +102,20 @@ fn missing_weights_file_is_a_clear_error() {
     assert!(stderr.contains("cannot read /nonexistent.dcnn"), "{stderr}");
 }
 
+/// The node counts of both searches over the bench positions at depth 2
+/// with the seeded reference network, recorded before the search seam
+/// (issue 28) and unchanged by it: a change to either search, its move
+/// ordering or the network's arithmetic moves them, and must say so here.
+const BENCH_SIGNATURES: [(&str, u64); 2] = [("scalar", 19_721), ("comparison", 138_085)];
+
 #[test]
-fn bench_signature_is_stable() {
-    let run = || {
-        let out = Command::new(deepchess()).args(["bench", "--depth", "2"]).output().unwrap();
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).unwrap();
-        // One signature per search: scalar, then comparison.
-        let nodes: Vec<u64> =
-            text.lines().filter_map(|l| l.strip_prefix("nodes searched    : ")).map(|n| n.parse().unwrap()).collect();
-        assert!(text.contains("positions         : 46"), "{text}");
-        assert!(text.contains("search            : scalar") && text.contains("search            : comparison"));
-        nodes
-    };
-    let first = run();
-    assert_eq!(first.len(), 2, "{first:?}");
-    assert!(first.iter().all(|&n| n > 10_000), "{first:?}");
-    assert_eq!(first, run());
+fn bench_signature_is_the_recorded_number() {
+    let out = Command::new(deepchess()).args(["bench", "--depth", "2"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("positions         : 46"), "{text}");
+    let searches = text.lines().filter_map(|l| l.strip_prefix("search            : "));
+    let nodes = text.lines().filter_map(|l| l.strip_prefix("nodes searched    : ")).map(|n| n.parse().unwrap());
+    let signatures: Vec<(&str, u64)> = searches.zip(nodes).collect();
+    assert_eq!(signatures, BENCH_SIGNATURES, "{text}");
 }

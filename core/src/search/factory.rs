@@ -16,7 +16,7 @@ use crate::search::mcts::utility::UtilityEvaluator;
 use crate::search::scalar::learned::LearnedEvaluator;
 use crate::search::scalar::net_evaluator::NetEvaluator;
 use crate::search::scalar::search::ScalarSearch;
-use crate::search::seam::{Search, SearchKind, split_hash};
+use crate::search::seam::{Search, SearchKind};
 use crate::weights::Weights;
 
 /// What the UCI options ask for: `Search` (an alpha-beta kind) and
@@ -117,5 +117,17 @@ pub fn refusal(weights: &Weights, option: SearchOption, choice: SearchChoice) ->
             playable(weights, choice).name()
         )),
         _ => None,
+    }
+}
+
+/// How `Hash` is split. The comparison search gives three quarters to its
+/// embedding cache and a quarter to its move table; the scalar search three
+/// quarters to its transposition table and a quarter to its evaluation
+/// cache. Returns (cache bytes, table bytes).
+pub fn split_hash(kind: SearchKind, mb: usize) -> (usize, usize) {
+    let bytes = mb << 20;
+    match kind {
+        SearchKind::Comparison => (bytes / 4 * 3, bytes / 4),
+        SearchKind::Scalar | SearchKind::Mcts => (bytes / 4, bytes / 4 * 3),
     }
 }

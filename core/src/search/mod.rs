@@ -23,6 +23,7 @@ mod history;
 pub mod mcts;
 mod ordering;
 mod path;
+mod progress;
 pub mod scalar;
 mod score;
 pub mod seam;
@@ -34,7 +35,7 @@ pub use cache::{EmbeddingCache, EvalCache, HashCache};
 pub use comparison::{
     Comparator, ComparisonSearch, Line, NetComparator, NetLeaf, QUIESCENCE_PLIES, TranspositionTable, Value, compare,
 };
-pub use factory::{SearchChoice, SearchOption, build, playable, supports};
+pub use factory::{SearchChoice, SearchOption, build, playable, split_hash, supports};
 pub use frontier::frontier;
 pub use history::{History, has_non_pawn_material};
 pub use mcts::{
@@ -44,12 +45,12 @@ pub use mcts::{
 pub use ordering::{MoveOrdering, is_tactical};
 pub use path::AccumulatorPath;
 pub use scalar::{
-    Bound, Evaluator, HELPER_SLICE_NODES, HelperJob, HelperTask, Hit, LearnedEvaluator, MATE, MATE_BOUND, NetEvaluator,
+    Bound, Evaluator, HELPER_SLICE_NODES, HelperTask, Hit, LearnedEvaluator, MATE, MATE_BOUND, NetEvaluator,
     ScalarLine, ScalarSearch, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
 };
 pub use score::{MAX_CP, Score};
 pub use seam::{
-    BatchedSearch, HelperContext, Search, SearchKind, UnknownSearch, info_line, slice_nodes, split_hash, stats_line,
+    BatchedSearch, HelperContext, HelperJob, Search, SearchKind, UnknownSearch, info_line, slice_nodes, stats_line,
     step_for,
 };
 pub use see::{SEE_VALUES, see_ge, see_value};

@@ -9,6 +9,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
+use alloc::vec::Vec;
 use core::fmt::Write as _;
 use core::str::FromStr;
 use core::sync::atomic::AtomicU64;
@@ -17,7 +18,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::deepchess::embedding::Embedding;
-use crate::search::scalar::lazy_smp::HelperJob;
+use crate::deepchess::network::Network;
+use crate::search::scalar::score_table::ScoreTable;
 use crate::search::vocabulary::{Event, Limits, Report};
 
 /// Which search plays (`setoption name Search value scalar|comparison`,
@@ -41,11 +43,7 @@ impl SearchKind {
 
     /// The option value: `scalar` or `comparison` (`mcts` for MCTS).
     pub fn name(self) -> &'static str {
-        match self {
-            SearchKind::Scalar => "scalar",
-            SearchKind::Comparison => "comparison",
-            SearchKind::Mcts => "mcts",
-        }
+        ["scalar", "comparison", "mcts"][self as usize]
     }
 }
 
@@ -72,16 +70,25 @@ impl FromStr for SearchKind {
     }
 }
 
-/// How `Hash` is split. The comparison search gives three quarters to its
-/// embedding cache and a quarter to its move table; the scalar search three
-/// quarters to its transposition table and a quarter to its evaluation
-/// cache. Returns (cache bytes, table bytes).
-pub fn split_hash(kind: SearchKind, mb: usize) -> (usize, usize) {
-    let bytes = mb << 20;
-    match kind {
-        SearchKind::Comparison => (bytes / 4 * 3, bytes / 4),
-        SearchKind::Scalar | SearchKind::Mcts => (bytes / 4, bytes / 4 * 3),
-    }
+/// What a host's helper threads need to join a scalar search (Lazy SMP):
+/// each runs its own [`ScalarSearch`](super::ScalarSearch) of `root` over a copy of `network`,
+/// sharing `table` with the main search, until the main search sends
+/// `bestmove`.
+pub struct HelperJob {
+    /// Helper threads to start (`Threads` − 1).
+    pub helpers: usize,
+    /// The network, for each helper's evaluator.
+    pub network: Network,
+    /// The main search's transposition table.
+    pub table: Arc<ScoreTable>,
+    /// The position searched.
+    pub root: Chess,
+    /// Zobrist hashes of the game before `root`.
+    pub game: Vec<u64>,
+    /// Bytes of each helper's evaluation cache.
+    pub cache_bytes: usize,
+    /// Nodes the helpers have searched, added to the main search's in `info`.
+    pub nodes: Arc<AtomicU64>,
 }
 
 /// What the engine tells a search that hands out Lazy SMP helpers.

@@ -1,13 +1,16 @@
-//! The slice loop both searches run: `step` searches until a node budget is
-//! spent, a line completes, a limit is reached or the caller says stop, and
-//! can be called again to continue exactly where it stopped.
+//! The slice loop both alpha-beta searches run: `step` searches until a
+//! node budget is spent, a line completes, a limit is reached or the caller
+//! says stop, and can be called again to continue exactly where it stopped.
 
+use crate::search::progress::{Progress, PvLine};
 use crate::search::vocabulary::{Event, POLL_NODES};
 
 /// What the slice loop needs of a search kept on an explicit stack.
 pub(crate) trait Sliced {
-    /// Whether a search is under way.
-    fn is_running(&self) -> bool;
+    /// The search's completed lines.
+    type Line: PvLine;
+    /// The root, counters and lines.
+    fn progress(&mut self) -> &mut Progress<Self::Line>;
     /// Whether the stack is empty (between root searches).
     fn at_root(&self) -> bool;
     /// Pushes the next root search; `false` when every iteration is done.
@@ -16,33 +19,28 @@ pub(crate) trait Sliced {
     fn advance(&mut self) -> bool;
     /// Ends the search.
     fn stop(&mut self);
-    /// Nodes searched so far.
-    fn nodes(&self) -> u64;
-    /// The `nodes` limit of the search, if any.
-    fn node_limit(&self) -> Option<u64>;
-    /// When `should_stop` is asked next (in nodes).
-    fn next_poll(&mut self) -> &mut u64;
 }
 
 /// Runs `search` for about `budget` nodes; `should_stop` gets the node count
 /// every [`POLL_NODES`] nodes, and the search stops when it answers `true`.
 pub(crate) fn step<S: Sliced>(search: &mut S, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-    let end = search.nodes().saturating_add(budget.max(1));
+    let end = search.progress().nodes.saturating_add(budget.max(1));
     loop {
-        if !search.is_running() {
+        if !search.progress().running {
             return Event::Finished;
         }
         if search.at_root() && !search.begin_root() {
             search.stop();
             return Event::Finished;
         }
-        let nodes = search.nodes();
-        if search.node_limit().is_some_and(|limit| nodes >= limit) {
+        let progress = search.progress();
+        let nodes = progress.nodes;
+        if progress.limits.nodes.is_some_and(|limit| nodes >= limit) {
             search.stop();
             return Event::Finished;
         }
-        if nodes >= *search.next_poll() {
-            *search.next_poll() = nodes + POLL_NODES;
+        if nodes >= progress.next_poll {
+            progress.next_poll = nodes + POLL_NODES;
             if should_stop(nodes) {
                 search.stop();
                 return Event::Finished;

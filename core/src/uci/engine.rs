@@ -22,8 +22,8 @@ use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
 use crate::search::factory::{self, SearchChoice, SearchOption};
-use crate::search::scalar::lazy_smp::HelperJob;
-use crate::search::seam::{HelperContext, Search, SearchKind, info_line, stats_line, step_for};
+
+use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, info_line, stats_line, step_for};
 use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
 use crate::uci::game::{parse_game, uci_move};

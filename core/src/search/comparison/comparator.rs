@@ -4,6 +4,8 @@ use core::cmp::Ordering;
 
 use shakmaty::{Chess, Move};
 
+use crate::deepchess::embedding::Embedding;
+
 /// What the comparison search asks of a learned judge: follow the search
 /// path, turn the current position into a leaf, and order two leaves.
 ///
@@ -11,9 +13,9 @@ use shakmaty::{Chess, Move};
 /// Other learners plug in beside the comparison search, each with its own
 /// trait and search (a scalar evaluation for negamax, later MCTS); this trait
 /// is only what a *comparison* needs.
-pub trait Comparator {
+pub trait Comparator: Send {
     /// An evaluated position, cheap to compare.
-    type Leaf: Clone;
+    type Leaf: Clone + Send;
 
     /// Starts a new path at `root`.
     fn set_root(&mut self, root: &Chess, hash: u64);
@@ -40,4 +42,21 @@ pub trait Comparator {
 
     /// Forgets cached evaluations (a new game).
     fn clear(&mut self);
+
+    /// White's centipawns for `leaf`'s position, where the judge also has
+    /// a scalar judgement (the network's utility head), seen from `root`'s
+    /// path; only the reported score uses it.
+    fn utility_cp(&mut self, _root: &Chess, _leaf: &Self::Leaf) -> Option<i32> {
+        None
+    }
+
+    /// Resizes the judge's cache to at most `bytes` (emptying it).
+    fn resize_cache(&mut self, _bytes: usize) {}
+
+    /// Caches embeddings computed elsewhere (see
+    /// [`Search::prefill`](crate::search::Search::prefill)); returns how
+    /// many it wrote.
+    fn prefill(&mut self, _keys: &[(u64, bool)], _embeddings: &[Embedding]) -> usize {
+        0
+    }
 }

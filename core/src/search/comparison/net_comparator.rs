@@ -64,11 +64,6 @@ impl NetComparator {
         &self.net
     }
 
-    /// Resizes the embedding cache (emptying it).
-    pub fn resize_cache(&mut self, cache_bytes: usize) {
-        self.cache = EmbeddingCache::with_bytes(cache_bytes);
-    }
-
     /// Fraction of embedding lookups served by the cache.
     pub fn cache_hit_rate(&self) -> f32 {
         self.cache.hit_rate()
@@ -140,5 +135,27 @@ impl Comparator for NetComparator {
 
     fn clear(&mut self) {
         self.cache.clear();
+    }
+
+    /// The utility head's centipawns, from the leaf's embedding and that of
+    /// its mirror image (computed afresh from `root`'s accumulator).
+    fn utility_cp(&mut self, root: &Chess, leaf: &NetLeaf) -> Option<i32> {
+        if !self.net.has_utility() {
+            return None;
+        }
+        let mut acc = self.net.accumulator(root);
+        acc.refresh(&self.net, &leaf.features.mirrored());
+        self.net.evaluate(&leaf.embedding, &self.net.embed(&acc))
+    }
+
+    fn resize_cache(&mut self, cache_bytes: usize) {
+        self.cache = EmbeddingCache::with_bytes(cache_bytes);
+    }
+
+    fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
+        for (&(hash, mirror), embedding) in keys.iter().zip(embeddings) {
+            self.insert_embedding(hash, mirror, *embedding);
+        }
+        keys.len().min(embeddings.len())
     }
 }

@@ -27,9 +27,11 @@ use crate::search::comparison::comparator::Comparator;
 use crate::search::comparison::tt::TranspositionTable;
 use crate::search::comparison::value::{Value, compare};
 use crate::search::ordering::{MoveOrdering, is_tactical};
+use crate::search::progress::{Progress, PvLine};
 use crate::search::score::Score;
-use crate::search::slices::{self, Sliced};
-use crate::search::vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, child_hash, zobrist};
+use crate::search::seam::Search;
+use crate::search::slices::Sliced;
+use crate::search::vocabulary::{MAX_DEPTH, MAX_PLY, child_hash};
 
 /// Quiescence searches at most this many plies past the nominal depth.
 pub const QUIESCENCE_PLIES: i32 = 12;
@@ -49,7 +51,7 @@ pub struct Line<L> {
     pub pv: Vec<Move>,
 }
 
-struct Frame<L> {
+pub(super) struct Frame<L> {
     pos: Chess,
     hash: u64,
     /// The move that led here from the parent frame.
@@ -67,27 +69,11 @@ struct Frame<L> {
 
 /// A comparison search over a [`Comparator`].
 pub struct ComparisonSearch<C: Comparator> {
-    comparator: C,
-    tt: TranspositionTable,
-    ordering: MoveOrdering,
-    root: Chess,
-    root_hash: u64,
-    root_moves: MoveList,
-    /// Zobrist hashes of the game before the root, then of the search path.
-    history: Vec<u64>,
-    game_len: usize,
-    limits: Limits,
-    frames: Vec<Frame<C::Leaf>>,
-    nodes: u64,
-    next_poll: u64,
-    seldepth: u32,
-    depth: u32,
-    pv_index: usize,
-    /// Lines of the last completed iteration.
-    lines: Vec<Line<C::Leaf>>,
-    /// Lines of the current iteration.
-    current: Vec<Line<C::Leaf>>,
-    running: bool,
+    pub(super) comparator: C,
+    pub(super) tt: TranspositionTable,
+    pub(super) ordering: MoveOrdering,
+    pub(super) frames: Vec<Frame<C::Leaf>>,
+    pub(super) progress: Progress<Line<C::Leaf>>,
 }
 
 impl<C: Comparator> ComparisonSearch<C> {
@@ -98,21 +84,8 @@ impl<C: Comparator> ComparisonSearch<C> {
             comparator,
             tt: TranspositionTable::with_bytes(tt_bytes),
             ordering: MoveOrdering::new(),
-            root: Chess::default(),
-            root_hash: 0,
-            root_moves: MoveList::new(),
-            history: Vec::new(),
-            game_len: 0,
-            limits: Limits::default(),
             frames: Vec::new(),
-            nodes: 0,
-            next_poll: 0,
-            seldepth: 0,
-            depth: 1,
-            pv_index: 0,
-            lines: Vec::new(),
-            current: Vec::new(),
-            running: false,
+            progress: Progress::new(),
         }
     }
 
@@ -131,83 +104,25 @@ impl<C: Comparator> ComparisonSearch<C> {
         self.tt = TranspositionTable::with_bytes(bytes);
     }
 
-    /// Permille of the transposition table in use.
-    pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
-    }
-
-    /// Forgets everything learnt in earlier searches (a new game).
-    pub fn clear(&mut self) {
-        self.tt.clear();
-        self.ordering.clear();
-        self.comparator.clear();
-    }
-
-    /// Starts searching `root`. `game` holds the Zobrist hashes of the
-    /// positions before it in the game, oldest first, for repetitions.
-    pub fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
-        self.root_hash = zobrist(&root);
-        self.root_moves = root.legal_moves();
-        self.root = root;
-        self.history.clear();
-        self.history.extend_from_slice(game);
-        self.history.push(self.root_hash);
-        self.game_len = game.len();
-        self.limits = Limits { multipv: limits.multipv.max(1), ..limits };
-        self.frames.clear();
-        self.nodes = 0;
-        self.next_poll = POLL_NODES;
-        self.seldepth = 0;
-        self.depth = 1;
-        self.pv_index = 0;
-        self.lines.clear();
-        self.current.clear();
-        self.running = !self.root_moves.is_empty();
-    }
-
-    /// Whether a search is under way.
-    pub fn is_running(&self) -> bool {
-        self.running
-    }
-
-    /// Ends the search now; [`best_move`](Self::best_move) stays available.
-    pub fn stop(&mut self) {
-        self.frames.clear();
-        self.history.truncate(self.game_len + 1);
-        self.running = false;
-    }
-
-    /// Nodes searched since [`start`](Self::start).
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     /// The depth of the iteration under way.
     pub fn iteration(&self) -> u32 {
-        self.depth
+        self.progress.depth
     }
 
     /// The line that completed last.
     pub fn last_line(&self) -> Option<&Line<C::Leaf>> {
-        self.current.last().or(self.lines.last())
+        self.progress.last_line()
     }
 
     /// The best lines known: the current iteration's where it has them, else
     /// the last completed iteration's.
     pub fn lines(&self) -> impl Iterator<Item = &Line<C::Leaf>> {
-        let fresh = self.current.len();
-        self.current.iter().chain(self.lines.iter().skip(fresh))
-    }
-
-    /// The move to play: the first move of the best line, or (if no
-    /// iteration completed) the first legal move in search order.
-    pub fn best_move(&self) -> Option<Move> {
-        self.lines().next().and_then(|line| line.pv.first().copied()).or_else(|| self.root_moves.first().copied())
+        self.progress.lines()
     }
 
     /// The score UCI reports for `value`, from the side to move at the root.
     pub fn score(&mut self, value: &Value<C::Leaf>) -> Score {
-        let us = self.root.turn();
+        let us = self.progress.root.turn();
         match value {
             Value::Mate { winner, ply } => {
                 let moves = (*ply as i32 + 1) / 2;
@@ -219,54 +134,6 @@ impl<C: Comparator> ComparisonSearch<C> {
                 Score::Cp(if us == Color::White { cp } else { -cp })
             }
             Value::Draw | Value::Lowest | Value::Highest => Score::Cp(0),
-        }
-    }
-
-    /// Runs for about `budget` nodes. `should_stop` gets the node count every
-    /// [`POLL_NODES`] nodes; when it answers `true` the search stops.
-    pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        slices::step(self, budget, should_stop)
-    }
-
-    /// One move of the top frame: enter a child, or return the frame's value
-    /// to its parent. Returns `true` when a root search completed a line.
-    fn advance(&mut self) -> bool {
-        let Some(frame) = self.frames.last_mut() else { return false };
-        if frame.next < frame.moves.len() {
-            let m = frame.moves[frame.next];
-            frame.next += 1;
-            let mut child = frame.pos.clone();
-            child.play_unchecked(m);
-            let hash = child_hash(&frame.pos, frame.hash, m, &child);
-            let (depth, ply) = (frame.depth - 1, frame.ply + 1);
-            let (alpha, beta) = (frame.alpha.clone(), frame.beta.clone());
-            self.comparator.push(&frame.pos, m, &child, hash);
-            self.history.push(hash);
-            if let Some(value) = self.enter(child, hash, m, depth, ply, alpha, beta) {
-                self.comparator.pop();
-                self.history.pop();
-                self.backup(value, m, &[]);
-            }
-            return false;
-        }
-        let Some(frame) = self.frames.pop() else { return false };
-        if !frame.quiescence
-            && let Some(&best) = frame.pv.first()
-        {
-            self.tt.store(frame.hash, best);
-        }
-        let value = frame.best.unwrap_or(Value::Draw);
-        match frame.entered_by {
-            None => {
-                self.root_done(value, frame.pv);
-                true
-            }
-            Some(m) => {
-                self.comparator.pop();
-                self.history.pop();
-                self.backup(value, m, &frame.pv);
-                false
-            }
         }
     }
 
@@ -283,8 +150,8 @@ impl<C: Comparator> ComparisonSearch<C> {
         mut alpha: Value<C::Leaf>,
         mut beta: Value<C::Leaf>,
     ) -> Option<Value<C::Leaf>> {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.progress.nodes += 1;
+        self.progress.seldepth = self.progress.seldepth.max(ply);
         if self.is_repetition(&pos) || pos.is_insufficient_material() {
             return Some(Value::Draw);
         }
@@ -384,38 +251,90 @@ impl<C: Comparator> ComparisonSearch<C> {
         }
     }
 
+    fn root_done(&mut self, value: Value<C::Leaf>, pv: Vec<Move>) {
+        if let Some(&best) = pv.first() {
+            self.tt.store(self.progress.root_hash, best);
+        }
+        self.progress.pv_index += 1;
+        self.progress.current.push(Line {
+            depth: self.progress.depth,
+            seldepth: self.progress.seldepth,
+            multipv: self.progress.pv_index,
+            value,
+            pv,
+        });
+    }
+
+    /// Whether `pos`, the last position of the path, already occurred with
+    /// the same side to move since the last capture or pawn move.
+    fn is_repetition(&self, pos: &Chess) -> bool {
+        let last = self.progress.path.len() - 1;
+        let hash = self.progress.path[last];
+        let window = (pos.halfmoves() as usize).min(last);
+        (4..=window).step_by(2).any(|back| self.progress.path[last - back] == hash)
+    }
+}
+
+impl<L> PvLine for Line<L> {
+    fn first_move(&self) -> Option<Move> {
+        self.pv.first().copied()
+    }
+}
+
+impl<C: Comparator> Sliced for ComparisonSearch<C> {
+    type Line = Line<C::Leaf>;
+
+    fn progress(&mut self) -> &mut Progress<Line<C::Leaf>> {
+        &mut self.progress
+    }
+
+    fn at_root(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    fn stop(&mut self) {
+        Search::stop(self)
+    }
+
     /// Pushes the root frame of the next (depth, MultiPV index); `false` when
     /// every iteration is done.
     fn begin_root(&mut self) -> bool {
         loop {
-            if self.depth > self.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
+            if self.progress.depth > self.progress.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
                 return false;
             }
-            let excluded: Vec<Move> = self.current.iter().filter_map(|line| line.pv.first().copied()).collect();
-            let mut moves: MoveList = self.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
-            if self.pv_index >= self.limits.multipv || moves.is_empty() {
-                if self.current.is_empty() {
+            let excluded: Vec<Move> =
+                self.progress.current.iter().filter_map(|line| line.pv.first().copied()).collect();
+            let mut moves: MoveList =
+                self.progress.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
+            if self.progress.pv_index >= self.progress.limits.multipv || moves.is_empty() {
+                if self.progress.current.is_empty() {
                     return false;
                 }
-                self.lines = core::mem::take(&mut self.current);
-                self.depth += 1;
-                self.pv_index = 0;
+                self.progress.lines = core::mem::take(&mut self.progress.current);
+                self.progress.depth += 1;
+                self.progress.pv_index = 0;
                 continue;
             }
             // The last iteration's line for this slot goes first.
-            let hint = self.lines.get(self.pv_index).and_then(|line| line.pv.first().copied());
-            self.ordering.sort(&mut moves, hint.or(self.tt.probe(self.root_hash)), self.root.turn(), 0);
-            if self.pv_index == 0 {
-                self.seldepth = 0;
+            let hint = self.progress.lines.get(self.progress.pv_index).and_then(|line| line.pv.first().copied());
+            self.ordering.sort(
+                &mut moves,
+                hint.or(self.tt.probe(self.progress.root_hash)),
+                self.progress.root.turn(),
+                0,
+            );
+            if self.progress.pv_index == 0 {
+                self.progress.seldepth = 0;
             }
-            self.comparator.set_root(&self.root, self.root_hash);
-            self.history.truncate(self.game_len + 1);
+            self.comparator.set_root(&self.progress.root, self.progress.root_hash);
+            self.progress.path.truncate(self.progress.game_len + 1);
             self.frames.push(Frame {
-                pos: self.root.clone(),
-                hash: self.root_hash,
+                pos: self.progress.root.clone(),
+                hash: self.progress.root_hash,
                 entered_by: None,
                 ply: 0,
-                depth: self.depth as i32,
+                depth: self.progress.depth as i32,
                 alpha: Value::Lowest,
                 beta: Value::Highest,
                 best: None,
@@ -428,54 +347,45 @@ impl<C: Comparator> ComparisonSearch<C> {
         }
     }
 
-    fn root_done(&mut self, value: Value<C::Leaf>, pv: Vec<Move>) {
-        if let Some(&best) = pv.first() {
-            self.tt.store(self.root_hash, best);
-        }
-        self.pv_index += 1;
-        self.current.push(Line { depth: self.depth, seldepth: self.seldepth, multipv: self.pv_index, value, pv });
-    }
-
-    /// Whether `pos`, the last position of the path, already occurred with
-    /// the same side to move since the last capture or pawn move.
-    fn is_repetition(&self, pos: &Chess) -> bool {
-        let last = self.history.len() - 1;
-        let hash = self.history[last];
-        let window = (pos.halfmoves() as usize).min(last);
-        (4..=window).step_by(2).any(|back| self.history[last - back] == hash)
-    }
-}
-
-impl<C: Comparator> Sliced for ComparisonSearch<C> {
-    fn is_running(&self) -> bool {
-        self.running
-    }
-
-    fn at_root(&self) -> bool {
-        self.frames.is_empty()
-    }
-
-    fn begin_root(&mut self) -> bool {
-        ComparisonSearch::begin_root(self)
-    }
-
+    /// One move of the top frame: enter a child, or return the frame's value
+    /// to its parent. Returns `true` when a root search completed a line.
     fn advance(&mut self) -> bool {
-        ComparisonSearch::advance(self)
-    }
-
-    fn stop(&mut self) {
-        ComparisonSearch::stop(self)
-    }
-
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    fn node_limit(&self) -> Option<u64> {
-        self.limits.nodes
-    }
-
-    fn next_poll(&mut self) -> &mut u64 {
-        &mut self.next_poll
+        let Some(frame) = self.frames.last_mut() else { return false };
+        if frame.next < frame.moves.len() {
+            let m = frame.moves[frame.next];
+            frame.next += 1;
+            let mut child = frame.pos.clone();
+            child.play_unchecked(m);
+            let hash = child_hash(&frame.pos, frame.hash, m, &child);
+            let (depth, ply) = (frame.depth - 1, frame.ply + 1);
+            let (alpha, beta) = (frame.alpha.clone(), frame.beta.clone());
+            self.comparator.push(&frame.pos, m, &child, hash);
+            self.progress.path.push(hash);
+            if let Some(value) = self.enter(child, hash, m, depth, ply, alpha, beta) {
+                self.comparator.pop();
+                self.progress.path.pop();
+                self.backup(value, m, &[]);
+            }
+            return false;
+        }
+        let Some(frame) = self.frames.pop() else { return false };
+        if !frame.quiescence
+            && let Some(&best) = frame.pv.first()
+        {
+            self.tt.store(frame.hash, best);
+        }
+        let value = frame.best.unwrap_or(Value::Draw);
+        match frame.entered_by {
+            None => {
+                self.root_done(value, frame.pv);
+                true
+            }
+            Some(m) => {
+                self.comparator.pop();
+                self.progress.path.pop();
+                self.backup(value, m, &frame.pv);
+                false
+            }
+        }
     }
 }

@@ -7,8 +7,8 @@
 //!   batches of leaves for a host with a batch device.
 
 pub mod alphazero;
+mod batched;
 pub mod policy_value;
-mod seam;
 pub mod search;
 pub mod tree;
 pub mod utility;

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use shakmaty::{Chess, Move};
 
 /// What MCTS asks of a network: a value and move priors for a position.
-pub trait PolicyValue {
+pub trait PolicyValue: Send {
     /// The value of `pos` for the side to move, in `−1..=1`, and a prior for
     /// each of `moves` (the legal moves, in that order) written to `priors`
     /// (cleared by the caller). Priors need not sum to one; MCTS normalises

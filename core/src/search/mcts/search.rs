@@ -23,7 +23,8 @@ use crate::arch::AZ_VALUE_SCALE_CP;
 use crate::search::mcts::policy_value::PolicyValue;
 use crate::search::mcts::tree::{Mcts, Puct, RootMove};
 use crate::search::score::Score;
-use crate::search::vocabulary::{Event, Limits};
+use crate::search::seam::{BatchedSearch, Search, SearchKind};
+use crate::search::vocabulary::{Event, Limits, Report};
 
 /// Playouts per depth of `go depth N` (MCTS has no iterations).
 pub const PLAYOUTS_PER_DEPTH: u64 = 100;
@@ -75,56 +76,12 @@ impl<E: PolicyValue> MctsSearch<E> {
         &self.evaluator
     }
 
-    /// Starts a search of `root`, reached after the positions `game`
-    /// (Zobrist hashes, oldest first). `nodes` limits playouts; `depth` N
-    /// means N × [`PLAYOUTS_PER_DEPTH`] playouts; `multipv` lines come in
-    /// each report (at most one per legal move).
-    pub fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
-        let by_depth = limits.depth.map(|d| u64::from(d.max(1)) * PLAYOUTS_PER_DEPTH);
-        self.limit = match (limits.nodes, by_depth) {
-            (Some(n), Some(d)) => Some(n.min(d)),
-            (n, d) => n.or(d),
-        };
-        let legal = root.legal_moves().len();
-        self.running = legal > 0;
-        self.multipv = limits.multipv.clamp(1, legal.max(1));
-        self.tree = Some(Mcts::new(root, game.to_vec(), Puct::default()));
-        self.in_flight = None;
-        self.next_line = 64;
-        self.reported = 0;
-        self.line_index = 0;
-        self.pending = 0;
-    }
-
     /// Begins a report: its first line now, the others at the next steps.
     fn begin_report(&mut self, nodes: u64) -> Event {
         self.reported = nodes;
         self.line_index = 0;
         self.pending = self.multipv - 1;
         Event::Line
-    }
-
-    /// Whether a search is under way.
-    pub fn is_running(&self) -> bool {
-        self.running
-    }
-
-    /// Runs about `budget` playouts; `should_stop` gets the playout count
-    /// every 64 playouts. A batch in flight is taken back first.
-    pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        self.cancel();
-        let end = self.nodes().saturating_add(budget.max(1));
-        loop {
-            if let Some(event) = self.check(&mut |nodes| nodes.is_multiple_of(64) && should_stop(nodes)) {
-                return event;
-            }
-            if self.nodes() >= end {
-                return Event::Paused;
-            }
-            if let Some(tree) = self.tree.as_mut() {
-                tree.run(&mut self.evaluator, 1);
-            }
-        }
     }
 
     /// What is due before the next playout, if anything: the rest of a
@@ -206,22 +163,6 @@ impl<E: PolicyValue> MctsSearch<E> {
         self.check(should_stop).unwrap_or(Event::Paused)
     }
 
-    /// Ends the search, taking a batch in flight back.
-    pub fn stop(&mut self) {
-        self.cancel();
-        self.running = false;
-    }
-
-    /// The most visited move.
-    pub fn best_move(&self) -> Option<Move> {
-        self.tree.as_ref()?.best_move()
-    }
-
-    /// Playouts so far.
-    pub fn nodes(&self) -> u64 {
-        self.tree.as_ref().map_or(0, |t| u64::from(t.playouts()))
-    }
-
     /// The root's moves with their statistics, most visited first.
     pub fn root_moves(&self) -> Vec<RootMove> {
         self.tree.as_ref().map_or_else(Vec::new, Mcts::root_moves)
@@ -237,9 +178,83 @@ impl<E: PolicyValue> MctsSearch<E> {
         let white = if tree.root().turn() == Color::White { cp } else { -cp };
         Some((self.line_index + 1, pv, Score::Cp(white)))
     }
+}
 
-    /// The most visited path's length, the depth that progress lines give.
-    pub fn depth(&self) -> u32 {
+impl<E: PolicyValue> Search for MctsSearch<E> {
+    fn kind(&self) -> SearchKind {
+        SearchKind::Mcts
+    }
+
+    fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
+        let by_depth = limits.depth.map(|d| u64::from(d.max(1)) * PLAYOUTS_PER_DEPTH);
+        self.limit = match (limits.nodes, by_depth) {
+            (Some(n), Some(d)) => Some(n.min(d)),
+            (n, d) => n.or(d),
+        };
+        let legal = root.legal_moves().len();
+        self.running = legal > 0;
+        self.multipv = limits.multipv.clamp(1, legal.max(1));
+        self.tree = Some(Mcts::new(root, game.to_vec(), Puct::default()));
+        self.in_flight = None;
+        self.next_line = 64;
+        self.reported = 0;
+        self.line_index = 0;
+        self.pending = 0;
+    }
+
+    fn is_running(&self) -> bool {
+        self.running
+    }
+
+    fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
+        self.cancel();
+        let end = self.nodes().saturating_add(budget.max(1));
+        loop {
+            if let Some(event) = self.check(&mut |nodes| nodes.is_multiple_of(64) && should_stop(nodes)) {
+                return event;
+            }
+            if self.nodes() >= end {
+                return Event::Paused;
+            }
+            if let Some(tree) = self.tree.as_mut() {
+                tree.run(&mut self.evaluator, 1);
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        self.cancel();
+        self.running = false;
+    }
+
+    fn best_move(&self) -> Option<Move> {
+        self.tree.as_ref()?.best_move()
+    }
+
+    fn nodes(&self) -> u64 {
+        self.tree.as_ref().map_or(0, |t| u64::from(t.playouts()))
+    }
+
+    fn depth(&self) -> u32 {
         self.tree.as_ref().map_or(0, |t| t.pv().len() as u32)
+    }
+
+    /// Depth: the most visited path's length.
+    fn report(&mut self, _root: &Chess) -> Option<Report> {
+        let (multipv, pv, score) = self.line()?;
+        let depth = pv.len() as u32;
+        Some(Report { depth, seldepth: depth, multipv, score, pv })
+    }
+
+    fn node_cost(&self) -> u64 {
+        self.evaluator().playout_cost()
+    }
+
+    fn batched(&mut self) -> Option<&mut dyn BatchedSearch> {
+        if self.evaluator().batches_on_device() { Some(self) } else { None }
+    }
+
+    fn batched_ref(&self) -> Option<&dyn BatchedSearch> {
+        if self.evaluator().batches_on_device() { Some(self) } else { None }
     }
 }

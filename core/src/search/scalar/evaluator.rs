@@ -12,7 +12,7 @@ use crate::deepchess::network::Network;
 /// ([`NetEvaluator`](super::NetEvaluator)); the other learners' scalar
 /// evaluations plug in here too. The comparison search has its own seam,
 /// [`Comparator`](super::Comparator).
-pub trait Evaluator {
+pub trait Evaluator: Send {
     /// Starts a new path at `root`.
     fn set_root(&mut self, root: &Chess);
 

@@ -13,31 +13,11 @@ use crate::deepchess::network::Network;
 use crate::search::scalar::net_evaluator::NetEvaluator;
 use crate::search::scalar::score_table::ScoreTable;
 use crate::search::scalar::search::ScalarSearch;
+use crate::search::seam::{HelperJob, Search};
 use crate::search::vocabulary::{Event, Limits};
 
 /// Nodes a helper searches between two looks at its stop flag.
 pub const HELPER_SLICE_NODES: u64 = 2048;
-
-/// What a host's helper threads need to join a scalar search (Lazy SMP):
-/// each runs its own [`ScalarSearch`] of `root` over a copy of `network`,
-/// sharing `table` with the main search, until the main search sends
-/// `bestmove`.
-pub struct HelperJob {
-    /// Helper threads to start (`Threads` − 1).
-    pub helpers: usize,
-    /// The network, for each helper's evaluator.
-    pub network: Network,
-    /// The main search's transposition table.
-    pub table: Arc<ScoreTable>,
-    /// The position searched.
-    pub root: Chess,
-    /// Zobrist hashes of the game before `root`.
-    pub game: Vec<u64>,
-    /// Bytes of each helper's evaluation cache.
-    pub cache_bytes: usize,
-    /// Nodes the helpers have searched, added to the main search's in `info`.
-    pub nodes: Arc<AtomicU64>,
-}
 
 impl HelperJob {
     /// One task per helper, all stopped by `stop`.

@@ -10,14 +10,13 @@ pub mod evaluator;
 pub mod lazy_smp;
 pub mod learned;
 pub mod net_evaluator;
-mod node;
 mod quiescence;
 pub mod score_table;
 mod seam;
 pub mod search;
 
 pub use evaluator::Evaluator;
-pub use lazy_smp::{HELPER_SLICE_NODES, HelperJob, HelperTask};
+pub use lazy_smp::{HELPER_SLICE_NODES, HelperTask};
 pub use learned::LearnedEvaluator;
 pub use net_evaluator::NetEvaluator;
 pub use score_table::{

@@ -14,8 +14,8 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// plays a capture or queen promotion that does not lose material; in
     /// check, every evasion.
     pub(super) fn quiescence(&mut self, pos: &Chess, hash: u64, ply: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.progress.nodes += 1;
+        self.progress.seldepth = self.progress.seldepth.max(ply);
         if pos.is_insufficient_material() {
             return 0;
         }
@@ -81,9 +81,9 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// the same side to move since the last capture or pawn move (and since
     /// `floor`, the last null move).
     pub(super) fn is_repetition(&self, pos: &Chess, floor: usize) -> bool {
-        let last = self.path.len() - 1;
-        let hash = self.path[last];
+        let last = self.progress.path.len() - 1;
+        let hash = self.progress.path[last];
         let window = (pos.halfmoves() as usize).min(last.saturating_sub(floor));
-        (4..=window).step_by(2).any(|back| self.path[last - back] == hash)
+        (4..=window).step_by(2).any(|back| self.progress.path[last - back] == hash)
     }
 }

@@ -5,40 +5,46 @@
 use shakmaty::{Chess, Move};
 
 use crate::deepchess::embedding::Embedding;
+use crate::search::factory::split_hash;
 use crate::search::scalar::evaluator::Evaluator;
-use crate::search::scalar::lazy_smp::HelperJob;
-use crate::search::scalar::search::ScalarSearch;
-use crate::search::seam::{HelperContext, Search, SearchKind, split_hash};
-use crate::search::slices::Sliced;
+use crate::search::scalar::score_table::INFINITE;
+use crate::search::scalar::search::{ASPIRATION, ScalarSearch};
+use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind};
+use crate::search::slices;
 use crate::search::vocabulary::{Event, Limits, Report};
 
-impl<E: Evaluator + Send> Search for ScalarSearch<E> {
+impl<E: Evaluator> Search for ScalarSearch<E> {
     fn kind(&self) -> SearchKind {
         SearchKind::Scalar
     }
 
     fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
-        ScalarSearch::start(self, root, game, limits);
+        self.clear_stack();
+        self.window = (-INFINITE, INFINITE);
+        self.delta = ASPIRATION;
+        self.table.new_search();
+        self.progress.start(root, game, limits);
     }
 
     fn is_running(&self) -> bool {
-        ScalarSearch::is_running(self)
+        self.progress.running
     }
 
     fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        ScalarSearch::step(self, budget, should_stop)
+        slices::step(self, budget, should_stop)
     }
 
     fn stop(&mut self) {
-        ScalarSearch::stop(self);
+        self.clear_stack();
+        self.progress.stop();
     }
 
     fn best_move(&self) -> Option<Move> {
-        ScalarSearch::best_move(self)
+        self.progress.best_move()
     }
 
     fn nodes(&self) -> u64 {
-        ScalarSearch::nodes(self)
+        self.progress.nodes
     }
 
     fn depth(&self) -> u32 {
@@ -47,23 +53,19 @@ impl<E: Evaluator + Send> Search for ScalarSearch<E> {
 
     fn report(&mut self, _root: &Chess) -> Option<Report> {
         let line = self.last_line()?;
-        Some(Report {
-            depth: line.depth,
-            seldepth: line.seldepth,
-            multipv: line.multipv,
-            score: line.score,
-            pv: line.pv.clone(),
-        })
+        let pv = line.pv.clone();
+        Some(Report { depth: line.depth, seldepth: line.seldepth, multipv: line.multipv, score: line.score, pv })
     }
 
     fn hashfull(&self) -> u32 {
-        ScalarSearch::hashfull(self)
+        self.table.hashfull()
     }
 
     fn clear(&mut self) {
-        ScalarSearch::clear(self);
+        self.table.clear();
+        self.history.clear();
+        self.evaluator.clear();
     }
-
     fn resize(&mut self, hash_mb: usize) {
         let (cache, tt) = split_hash(SearchKind::Scalar, hash_mb);
         self.evaluator_mut().resize_cache(cache);
@@ -85,39 +87,5 @@ impl<E: Evaluator + Send> Search for ScalarSearch<E> {
 
     fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
         self.evaluator_mut().prefill(keys, embeddings)
-    }
-}
-
-impl<E: Evaluator> Sliced for ScalarSearch<E> {
-    fn is_running(&self) -> bool {
-        self.running
-    }
-
-    fn at_root(&self) -> bool {
-        self.stack.is_empty()
-    }
-
-    fn begin_root(&mut self) -> bool {
-        ScalarSearch::begin_root(self)
-    }
-
-    fn advance(&mut self) -> bool {
-        ScalarSearch::advance(self)
-    }
-
-    fn stop(&mut self) {
-        ScalarSearch::stop(self)
-    }
-
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    fn node_limit(&self) -> Option<u64> {
-        self.limits.nodes
-    }
-
-    fn next_poll(&mut self) -> &mut u64 {
-        &mut self.next_poll
     }
 }

@@ -23,17 +23,18 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use crate::search::history::{History, has_non_pawn_material};
 use crate::search::ordering::is_tactical;
+use crate::search::progress::{Progress, PvLine};
 use crate::search::scalar::evaluator::Evaluator;
-use crate::search::scalar::node::{Node, Pending};
 use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, score_for_uci};
 use crate::search::score::Score;
+use crate::search::seam::Search;
 use crate::search::see::see_ge;
-use crate::search::slices;
-use crate::search::vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, child_hash, zobrist};
+use crate::search::slices::Sliced;
+use crate::search::vocabulary::{MAX_DEPTH, MAX_PLY, child_hash, zobrist};
 
 /// The first aspiration window's half-width, in centipawns.
-const ASPIRATION: i32 = 25;
+pub(super) const ASPIRATION: i32 = 25;
 
 /// A completed principal variation of the scalar search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,31 +54,103 @@ pub struct ScalarLine {
     pub pv: Vec<Move>,
 }
 
+impl PvLine for ScalarLine {
+    fn first_move(&self) -> Option<Move> {
+        self.pv.first().copied()
+    }
+}
+
+/// What the node waits for: the child it is searching.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    None,
+    /// The null-move search, with a zero window at β.
+    Null,
+    /// `m`, searched to `depth` (`reduction` below the full depth), with a
+    /// zero window or the full one.
+    Move {
+        m: Move,
+        depth: i32,
+        reduction: i32,
+        zero_window: bool,
+    },
+}
+
+/// A node of the main search on the explicit stack.
+struct Node {
+    pos: Chess,
+    hash: u64,
+    ply: u32,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    alpha_orig: i32,
+    pv_node: bool,
+    in_check: bool,
+    /// Static evaluation, side to move's view; `-INFINITE` in check.
+    eval: i32,
+    moves: MoveList,
+    next: usize,
+    searched: usize,
+    quiets: MoveList,
+    best: i32,
+    best_move: Option<Move>,
+    pv: Vec<Move>,
+    pending: Pending,
+    /// The move that led here (for countermoves).
+    previous: Option<Move>,
+    /// Index in the history below which repetitions are not looked for
+    /// (the position after a null move).
+    floor: usize,
+}
+
+impl Node {
+    /// A node about to search its moves (none yet: the caller sets them),
+    /// with the window `(alpha, beta)`, entered from nowhere (the root).
+    pub(super) fn new(
+        pos: Chess,
+        hash: u64,
+        ply: u32,
+        depth: i32,
+        window: (i32, i32),
+        in_check: bool,
+        eval: i32,
+    ) -> Node {
+        let (alpha, beta) = window;
+        Node {
+            pos,
+            hash,
+            ply,
+            depth,
+            alpha,
+            beta,
+            alpha_orig: alpha,
+            pv_node: beta - alpha > 1,
+            in_check,
+            eval,
+            moves: MoveList::new(),
+            next: 0,
+            searched: 0,
+            quiets: MoveList::new(),
+            best: -INFINITE,
+            best_move: None,
+            pv: Vec::new(),
+            pending: Pending::None,
+            previous: None,
+            floor: 0,
+        }
+    }
+}
+
 /// A scalar principal-variation search over an [`Evaluator`].
 pub struct ScalarSearch<E: Evaluator> {
     pub(super) evaluator: E,
     pub(super) table: Arc<ScoreTable>,
     pub(super) history: History,
-    pub(super) root: Chess,
-    pub(super) root_hash: u64,
-    pub(super) root_moves: MoveList,
-    /// Zobrist hashes of the game before the root, then of the search path.
-    pub(super) path: Vec<u64>,
-    pub(super) game_len: usize,
-    pub(super) limits: Limits,
-    pub(super) stack: Vec<Node>,
-    pub(super) nodes: u64,
-    pub(super) next_poll: u64,
-    pub(super) seldepth: u32,
-    pub(super) depth: u32,
-    pub(super) pv_index: usize,
+    stack: Vec<Node>,
     pub(super) window: (i32, i32),
     pub(super) delta: i32,
-    /// Lines of the last completed iteration.
-    pub(super) lines: Vec<ScalarLine>,
-    /// Lines of the current iteration.
-    pub(super) current: Vec<ScalarLine>,
-    pub(super) running: bool,
+    pub(super) progress: Progress<ScalarLine>,
 }
 
 impl<E: Evaluator> ScalarSearch<E> {
@@ -94,24 +167,16 @@ impl<E: Evaluator> ScalarSearch<E> {
             evaluator,
             table,
             history: History::new(),
-            root: Chess::default(),
-            root_hash: 0,
-            root_moves: MoveList::new(),
-            path: Vec::new(),
-            game_len: 0,
-            limits: Limits::default(),
             stack: Vec::new(),
-            nodes: 0,
-            next_poll: 0,
-            seldepth: 0,
-            depth: 1,
-            pv_index: 0,
             window: (-INFINITE, INFINITE),
             delta: ASPIRATION,
-            lines: Vec::new(),
-            current: Vec::new(),
-            running: false,
+            progress: Progress::new(),
         }
+    }
+
+    /// Empties the explicit stack (a new search, or the end of one).
+    pub(super) fn clear_stack(&mut self) {
+        self.stack.clear();
     }
 
     /// The evaluator.
@@ -135,139 +200,27 @@ impl<E: Evaluator> ScalarSearch<E> {
         self.table = Arc::new(ScoreTable::with_bytes(bytes));
     }
 
-    /// Permille of the transposition table used by this search.
-    pub fn hashfull(&self) -> u32 {
-        self.table.hashfull()
-    }
-
-    /// Forgets everything learnt in earlier searches (a new game).
-    pub fn clear(&mut self) {
-        self.table.clear();
-        self.history.clear();
-        self.evaluator.clear();
-    }
-
-    /// Starts searching `root`. `game` holds the Zobrist hashes of the
-    /// positions before it in the game, oldest first, for repetitions.
-    pub fn start(&mut self, root: Chess, game: &[u64], limits: Limits) {
-        self.root_hash = zobrist(&root);
-        self.root_moves = root.legal_moves();
-        self.root = root;
-        self.path.clear();
-        self.path.extend_from_slice(game);
-        self.path.push(self.root_hash);
-        self.game_len = game.len();
-        self.limits = Limits { multipv: limits.multipv.max(1), ..limits };
-        self.stack.clear();
-        self.nodes = 0;
-        self.next_poll = POLL_NODES;
-        self.seldepth = 0;
-        self.depth = 1;
-        self.pv_index = 0;
-        self.window = (-INFINITE, INFINITE);
-        self.delta = ASPIRATION;
-        self.lines.clear();
-        self.current.clear();
-        self.table.new_search();
-        self.running = !self.root_moves.is_empty();
-    }
-
-    /// Whether a search is under way.
-    pub fn is_running(&self) -> bool {
-        self.running
-    }
-
-    /// Ends the search now; [`best_move`](Self::best_move) stays available.
-    pub fn stop(&mut self) {
-        self.stack.clear();
-        self.path.truncate(self.game_len + 1);
-        self.running = false;
-    }
-
-    /// Nodes searched since [`start`](Self::start), quiescence included.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     /// The depth of the iteration under way.
     pub fn iteration(&self) -> u32 {
-        self.depth
+        self.progress.depth
     }
 
     /// The line that completed last.
     pub fn last_line(&self) -> Option<&ScalarLine> {
-        self.current.last().or(self.lines.last())
+        self.progress.last_line()
     }
 
     /// The best lines known: the current iteration's where it has them, else
     /// the last completed iteration's.
     pub fn lines(&self) -> impl Iterator<Item = &ScalarLine> {
-        let fresh = self.current.len();
-        self.current.iter().chain(self.lines.iter().skip(fresh))
-    }
-
-    /// The move to play: the first move of the best line, or (if no
-    /// iteration completed) the first legal move in search order.
-    pub fn best_move(&self) -> Option<Move> {
-        self.lines().next().and_then(|line| line.pv.first().copied()).or_else(|| self.root_moves.first().copied())
-    }
-
-    /// Runs for about `budget` nodes. `should_stop` gets the node count every
-    /// [`POLL_NODES`] nodes; when it answers `true` the search stops.
-    pub fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        slices::step(self, budget, should_stop)
-    }
-
-    /// Pushes the root node of the next (depth, MultiPV index), with the
-    /// current aspiration window; `false` when every iteration is done.
-    pub(super) fn begin_root(&mut self) -> bool {
-        loop {
-            if self.depth > self.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
-                return false;
-            }
-            let excluded: Vec<Move> = self.current.iter().filter_map(|line| line.pv.first().copied()).collect();
-            let mut moves: MoveList = self.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
-            if self.pv_index >= self.limits.multipv || moves.is_empty() {
-                if self.current.is_empty() {
-                    return false;
-                }
-                // Each MultiPV line is searched on its own, so a later one can
-                // come out better: order them by score, as they are reported.
-                self.current.sort_by_key(|line| core::cmp::Reverse(line.raw));
-                for (k, line) in self.current.iter_mut().enumerate() {
-                    line.multipv = k + 1;
-                }
-                self.lines = core::mem::take(&mut self.current);
-                self.depth += 1;
-                self.pv_index = 0;
-                self.window = self.aspiration_window();
-                self.delta = ASPIRATION;
-                continue;
-            }
-            // The last iteration's line for this slot goes first.
-            let hint = self.lines.get(self.pv_index).and_then(|line| line.pv.first().copied());
-            let hash_move = self.table.probe(self.root_hash, 0).and_then(|hit| hit.best_move(&self.root_moves));
-            self.history.sort(&self.root, &mut moves, hint.or(hash_move), 0, None);
-            if self.pv_index == 0 {
-                self.seldepth = 0;
-            }
-            self.evaluator.set_root(&self.root);
-            self.path.truncate(self.game_len + 1);
-            let (alpha, beta) = self.window;
-            let in_check = self.root.is_check();
-            let eval = if in_check { -INFINITE } else { self.static_eval(&self.root.clone(), self.root_hash) };
-            let root =
-                Node::new(self.root.clone(), self.root_hash, 0, self.depth as i32, (alpha, beta), in_check, eval);
-            self.stack.push(Node { moves, ..root });
-            return true;
-        }
+        self.progress.lines()
     }
 
     /// The window of the next root search: ±[`ASPIRATION`] around the last
     /// iteration's score for this line from depth 4 on, else infinite.
     fn aspiration_window(&self) -> (i32, i32) {
-        match self.lines.get(self.pv_index) {
-            Some(line) if self.depth >= 4 && line.raw.abs() < MATE_BOUND => {
+        match self.progress.lines.get(self.progress.pv_index) {
+            Some(line) if self.progress.depth >= 4 && line.raw.abs() < MATE_BOUND => {
                 (line.raw - ASPIRATION, line.raw + ASPIRATION)
             }
             _ => (-INFINITE, INFINITE),
@@ -289,74 +242,19 @@ impl<E: Evaluator> ScalarSearch<E> {
             self.delta *= 2;
             return false;
         }
-        self.pv_index += 1;
+        self.progress.pv_index += 1;
         let line = ScalarLine {
-            depth: self.depth,
-            seldepth: self.seldepth,
-            multipv: self.pv_index,
+            depth: self.progress.depth,
+            seldepth: self.progress.seldepth,
+            multipv: self.progress.pv_index,
             score: score_for_uci(best),
             raw: best,
             pv,
         };
-        self.current.push(line);
+        self.progress.current.push(line);
         self.window = self.aspiration_window();
         self.delta = ASPIRATION;
         true
-    }
-
-    /// One move of the top node: search its next move, or return its score
-    /// to its parent. Returns `true` when a root search completed a line.
-    pub(super) fn advance(&mut self) -> bool {
-        loop {
-            let Some(node) = self.stack.last_mut() else { return false };
-            if node.next >= node.moves.len() {
-                return self.finish_node();
-            }
-            let m = node.moves[node.next];
-            node.next += 1;
-            let mut child = node.pos.clone();
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
-            let quiet = !is_tactical(m);
-            let depth = node.depth;
-            // Pruning, once a move has been searched and no mate is forced
-            // against the side to move.
-            if node.ply > 0 && !node.in_check && node.best > -MATE_BOUND && !gives_check {
-                let prune = if quiet {
-                    (depth <= 8 && node.quiets.len() >= late_move_limit(depth, node.pv_node))
-                        || (depth <= 6 && node.eval + 100 + 100 * depth <= node.alpha)
-                        || (depth <= 6 && !see_ge(&node.pos, m, -40 * depth * depth))
-                } else {
-                    depth <= 6 && !see_ge(&node.pos, m, -120 * depth)
-                };
-                if prune {
-                    continue;
-                }
-            }
-            let mut reduction = 0;
-            if depth >= 3 && node.searched > usize::from(node.pv_node) && quiet && !node.in_check && !gives_check {
-                reduction = late_move_reduction(depth, node.searched);
-                if node.pv_node {
-                    reduction -= 1;
-                }
-                let turn = node.pos.turn();
-                if self.history.is_refutation(turn, m, node.ply as usize, node.previous) {
-                    reduction -= 1;
-                }
-                reduction -= self.history.score(turn, m) / 8192;
-                reduction = reduction.clamp(0, depth - 2);
-            }
-            if quiet {
-                node.quiets.push(m);
-            }
-            let (alpha, beta) = (node.alpha, node.beta);
-            if node.searched == 0 {
-                self.descend(m, child, depth - 1, 0, -beta, -alpha, false);
-            } else {
-                self.descend(m, child, depth - 1 - reduction, reduction, -alpha - 1, -alpha, true);
-            }
-            return false;
-        }
     }
 
     /// Plays `m` (reaching `child`) from the top node and searches it: the
@@ -369,10 +267,10 @@ impl<E: Evaluator> ScalarSearch<E> {
         let hash = child_hash(&node.pos, node.hash, m, &child);
         let (ply, floor) = (node.ply + 1, node.floor);
         self.evaluator.push(&node.pos, m, &child);
-        self.path.push(hash);
+        self.progress.path.push(hash);
         if let Some(score) = self.enter(child, hash, Some(m), depth, ply, alpha, beta, floor) {
             self.evaluator.pop();
-            self.path.pop();
+            self.progress.path.pop();
             self.resume(score, &[]);
         }
     }
@@ -442,14 +340,14 @@ impl<E: Evaluator> ScalarSearch<E> {
             Bound::Upper
         };
         // A MultiPV line past the first searched only part of the root's moves.
-        if node.ply > 0 || self.pv_index == 0 {
+        if node.ply > 0 || self.progress.pv_index == 0 {
             self.table.store(node.hash, node.ply, node.depth, node.best, node.eval, bound, node.best_move);
         }
         if node.ply == 0 {
             return self.root_done(node.best, node.pv);
         }
         self.evaluator.pop();
-        self.path.pop();
+        self.progress.path.pop();
         self.resume(node.best, &node.pv);
         false
     }
@@ -468,8 +366,8 @@ impl<E: Evaluator> ScalarSearch<E> {
         mut beta: i32,
         floor: usize,
     ) -> Option<i32> {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.progress.nodes += 1;
+        self.progress.seldepth = self.progress.seldepth.max(ply);
         if self.is_repetition(&pos, floor) || pos.is_insufficient_material() {
             return Some(0);
         }
@@ -548,12 +446,12 @@ impl<E: Evaluator> ScalarSearch<E> {
         let hash = zobrist(&child);
         let ply = node.ply + 1;
         self.evaluator.push_null(&node.pos);
-        self.path.push(hash);
+        self.progress.path.push(hash);
         // Repetitions are not looked for across the pass.
-        let floor = self.path.len() - 1;
+        let floor = self.progress.path.len() - 1;
         if let Some(score) = self.enter(child, hash, None, depth - 1 - reduction, ply, -beta, -beta + 1, floor) {
             self.evaluator.pop();
-            self.path.pop();
+            self.progress.path.pop();
             self.resume(score, &[]);
         }
     }
@@ -570,4 +468,134 @@ fn late_move_limit(depth: i32, pv_node: bool) -> usize {
 fn late_move_reduction(depth: i32, searched: usize) -> i32 {
     let value = libm::logf(depth as f32) * libm::logf(searched as f32 + 1.0) / 2.0;
     value as i32
+}
+
+impl<E: Evaluator> Sliced for ScalarSearch<E> {
+    type Line = ScalarLine;
+
+    fn progress(&mut self) -> &mut Progress<ScalarLine> {
+        &mut self.progress
+    }
+
+    fn at_root(&self) -> bool {
+        self.stack.is_empty()
+    }
+
+    /// Pushes the root node of the next (depth, MultiPV index), with the
+    /// current aspiration window; `false` when every iteration is done.
+    fn begin_root(&mut self) -> bool {
+        loop {
+            if self.progress.depth > self.progress.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
+                return false;
+            }
+            let excluded: Vec<Move> =
+                self.progress.current.iter().filter_map(|line| line.pv.first().copied()).collect();
+            let mut moves: MoveList =
+                self.progress.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
+            if self.progress.pv_index >= self.progress.limits.multipv || moves.is_empty() {
+                if self.progress.current.is_empty() {
+                    return false;
+                }
+                // Each MultiPV line is searched on its own, so a later one can
+                // come out better: order them by score, as they are reported.
+                self.progress.current.sort_by_key(|line| core::cmp::Reverse(line.raw));
+                for (k, line) in self.progress.current.iter_mut().enumerate() {
+                    line.multipv = k + 1;
+                }
+                self.progress.lines = core::mem::take(&mut self.progress.current);
+                self.progress.depth += 1;
+                self.progress.pv_index = 0;
+                self.window = self.aspiration_window();
+                self.delta = ASPIRATION;
+                continue;
+            }
+            // The last iteration's line for this slot goes first.
+            let hint = self.progress.lines.get(self.progress.pv_index).and_then(|line| line.pv.first().copied());
+            let hash_move =
+                self.table.probe(self.progress.root_hash, 0).and_then(|hit| hit.best_move(&self.progress.root_moves));
+            self.history.sort(&self.progress.root, &mut moves, hint.or(hash_move), 0, None);
+            if self.progress.pv_index == 0 {
+                self.progress.seldepth = 0;
+            }
+            self.evaluator.set_root(&self.progress.root);
+            self.progress.path.truncate(self.progress.game_len + 1);
+            let (alpha, beta) = self.window;
+            let in_check = self.progress.root.is_check();
+            let eval = if in_check {
+                -INFINITE
+            } else {
+                self.static_eval(&self.progress.root.clone(), self.progress.root_hash)
+            };
+            let root = Node::new(
+                self.progress.root.clone(),
+                self.progress.root_hash,
+                0,
+                self.progress.depth as i32,
+                (alpha, beta),
+                in_check,
+                eval,
+            );
+            self.stack.push(Node { moves, ..root });
+            return true;
+        }
+    }
+
+    /// One move of the top node: search its next move, or return its score
+    /// to its parent. Returns `true` when a root search completed a line.
+    fn advance(&mut self) -> bool {
+        loop {
+            let Some(node) = self.stack.last_mut() else { return false };
+            if node.next >= node.moves.len() {
+                return self.finish_node();
+            }
+            let m = node.moves[node.next];
+            node.next += 1;
+            let mut child = node.pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            let quiet = !is_tactical(m);
+            let depth = node.depth;
+            // Pruning, once a move has been searched and no mate is forced
+            // against the side to move.
+            if node.ply > 0 && !node.in_check && node.best > -MATE_BOUND && !gives_check {
+                let prune = if quiet {
+                    (depth <= 8 && node.quiets.len() >= late_move_limit(depth, node.pv_node))
+                        || (depth <= 6 && node.eval + 100 + 100 * depth <= node.alpha)
+                        || (depth <= 6 && !see_ge(&node.pos, m, -40 * depth * depth))
+                } else {
+                    depth <= 6 && !see_ge(&node.pos, m, -120 * depth)
+                };
+                if prune {
+                    continue;
+                }
+            }
+            let mut reduction = 0;
+            if depth >= 3 && node.searched > usize::from(node.pv_node) && quiet && !node.in_check && !gives_check {
+                reduction = late_move_reduction(depth, node.searched);
+                if node.pv_node {
+                    reduction -= 1;
+                }
+                let turn = node.pos.turn();
+                if self.history.is_refutation(turn, m, node.ply as usize, node.previous) {
+                    reduction -= 1;
+                }
+                reduction -= self.history.score(turn, m) / 8192;
+                reduction = reduction.clamp(0, depth - 2);
+            }
+            if quiet {
+                node.quiets.push(m);
+            }
+            let (alpha, beta) = (node.alpha, node.beta);
+            if node.searched == 0 {
+                self.descend(m, child, depth - 1, 0, -beta, -alpha, false);
+            } else {
+                self.descend(m, child, depth - 1 - reduction, reduction, -alpha - 1, -alpha, true);
+            }
+            return false;
+        }
+    }
+
+    fn stop(&mut self) {
+        Search::stop(self)
+    }
 }

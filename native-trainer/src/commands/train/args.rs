@@ -1,6 +1,7 @@
-//! The argument groups every learner's arguments flatten: where and how a
-//! run goes ([`RunArgs`]), the optimizer's overrides ([`OptimArgs`]), the
-//! data's ([`DataArgs`]) and a network shape ([`ShapeArgs`]). Each applies
+//! The argument groups every learner's arguments flatten ([`LearnerArgs`]):
+//! where and how a run goes ([`RunArgs`]), the optimizer's overrides
+//! ([`OptimArgs`]), the data's ([`DataArgs`]); and a network shape
+//! ([`ShapeArgs`]). Each applies
 //! itself to a configuration, so that a common flag is written once.
 
 use std::path::{Path, PathBuf};
@@ -129,6 +130,26 @@ impl DataArgs {
     pub(super) fn apply(&self, data: &mut DataConfig) {
         set(&mut data.per_epoch, self.per_epoch);
         set(&mut data.seed, self.seed);
+    }
+}
+
+/// What every learner's arguments flatten: where and how the run goes,
+/// and the overrides of its optimizer and data sections.
+#[derive(clap::Args)]
+pub struct LearnerArgs {
+    #[command(flatten)]
+    pub(super) run: RunArgs,
+    #[command(flatten)]
+    optim: OptimArgs,
+    #[command(flatten)]
+    data: DataArgs,
+}
+
+impl LearnerArgs {
+    /// Writes the overrides given into the configuration's sections.
+    pub(super) fn apply(&self, optim: &mut OptimConfig, data: &mut DataConfig) {
+        self.optim.apply(optim);
+        self.data.apply(data);
     }
 }
 

@@ -14,7 +14,7 @@ use deepchess_core::{Network, Shape, format};
 mod args;
 
 use args::set;
-pub use args::{DataArgs, OptimArgs, RunArgs, ShapeArgs};
+pub use args::{DataArgs, LearnerArgs, OptimArgs, RunArgs, ShapeArgs};
 
 use crate::data::{Dataset, LabelOptions, Labels};
 use crate::train::alphazero::self_play::AzSelfPlayLearner;
@@ -108,11 +108,7 @@ pub struct UtilityArgs {
 #[derive(clap::Args)]
 pub struct Pos2VecArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// `paper` and `quick`: the full tower 773-600-400-200-100; `smoke`: the distilled one, tiny epochs.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -122,11 +118,7 @@ pub struct Pos2VecArgs {
 #[derive(clap::Args)]
 pub struct DistillArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// The teacher: a `train siamese` run directory.
     #[arg(long)]
     teacher: PathBuf,
@@ -145,11 +137,7 @@ pub struct DistillArgs {
 #[derive(clap::Args)]
 pub struct DbnArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// What the network predicts: (a) wdl, the game's result; (b) regression, the engine evaluation
     /// through tanh; (c) classes7, the evaluation in seven classes.
     #[arg(long, value_enum)]
@@ -172,11 +160,7 @@ pub struct DbnArgs {
 #[derive(clap::Args)]
 pub struct DeepPinkArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// `smoke` for tests, `quick` (256 wide) for this machine, `paper` (2,048 wide).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -192,11 +176,7 @@ pub struct DeepPinkArgs {
 #[derive(clap::Args)]
 pub struct AzArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// Train by supervision on the dataset's games: the move played and the result.
     #[arg(long, conflicts_with = "self_play", required_unless_present = "self_play")]
     supervised: bool,
@@ -228,11 +208,7 @@ pub struct AzArgs {
 #[derive(clap::Args)]
 pub struct NeuroChessArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// `smoke` for tests, `quick` (256-32) for this machine, `paper` (Thrun's 165 hidden units).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -260,11 +236,7 @@ pub struct NeuroChessArgs {
 #[derive(clap::Args)]
 pub struct SiameseArgs {
     #[command(flatten)]
-    run: RunArgs,
-    #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    common: LearnerArgs,
     /// Starting configuration.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -385,15 +357,14 @@ fn run_utility(args: &UtilityArgs) -> anyhow::Result<()> {
 
 fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
     let mut config = preset::pos2vec(args.preset);
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
-    let rows = args.run.train(config, Pos2VecLearner::new)?;
+    args.common.apply(&mut config.optim, &mut config.data);
+    let rows = args.common.run.train(config, Pos2VecLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "pos2vec: {} epochs, last layer's validation loss {:.5}; start a Siamese run from it with --init {}",
             rows.len(),
             last.val_loss,
-            args.run.out.display()
+            args.common.run.out.display()
         );
     }
     Ok(())
@@ -401,17 +372,16 @@ fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
 
 fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
     let mut config = preset::distill(args.preset, &args.teacher);
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
+    args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.features.epochs, args.feature_epochs);
     set(&mut config.features.positions_per_epoch, args.feature_positions_per_epoch);
-    let rows = args.run.train(config, DistillLearner::new)?;
+    let rows = args.common.run.train(config, DistillLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "distill: {} epochs, validation accuracy {:.2}% (float); checkpoint {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            args.run.out.join("best.dcnf").display()
+            args.common.run.out.join("best.dcnf").display()
         );
     }
     Ok(())
@@ -423,8 +393,7 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
         config.model = ModelConfig::of(&shape);
     }
     config.init = args.init.as_ref().map(|p| p.display().to_string());
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
+    args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.data.mirror, args.mirror);
     config.data.labels = LabelOptions {
         labels: args.labels,
@@ -433,14 +402,14 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
         blend_lambda: args.blend_lambda.clamp(0.0, 1.0),
         eval_scale_cp: args.eval_scale,
     };
-    let rows = args.run.train(config, SiameseLearner::new)?;
+    let rows = args.common.run.train(config, SiameseLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "epochs {}: train accuracy {:.2}%, validation accuracy {:.2}% (float); checkpoint {}",
             last.epoch,
             100.0 * last.train_accuracy.unwrap_or(0.0),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            args.run.out.join("model.dcnf").display()
+            args.common.run.out.join("model.dcnf").display()
         );
     }
     Ok(())
@@ -448,17 +417,16 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
 
 fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
     let mut config = preset::deep_pink(args.preset);
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
+    args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.model.hidden, args.hidden.clone());
     set(&mut config.kappa, args.kappa);
-    let rows = args.run.train(config, DeepPinkLearner::new)?;
+    let rows = args.common.run.train(config, DeepPinkLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            args.run.out.join(BEST_LEARNED_NETWORK).display()
+            args.common.run.out.join(BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())
@@ -466,17 +434,16 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
 
 fn run_az(args: &AzArgs) -> anyhow::Result<()> {
     let mut config = preset::az(args.preset);
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
+    args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.play.games, args.games);
     set(&mut config.play.playouts, args.playouts);
     set(&mut config.play.gate_games, args.gate_games);
     set(&mut config.model.blocks, args.blocks);
     set(&mut config.model.filters, args.filters);
     let rows = if args.self_play {
-        args.run.train(config, AzSelfPlayLearner::new)?
+        args.common.run.train(config, AzSelfPlayLearner::new)?
     } else {
-        args.run.train(config, AzLearner::new)?
+        args.common.run.train(config, AzLearner::new)?
     };
     if let Some(last) = rows.last() {
         println!(
@@ -484,7 +451,7 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
             last.val_loss,
-            args.run.out.join(BEST_AZ_NETWORK).display()
+            args.common.run.out.join(BEST_AZ_NETWORK).display()
         );
     }
     Ok(())
@@ -492,22 +459,21 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
 
 fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
     let mut config = preset::neurochess(args.preset);
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
+    args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.model.hidden, args.hidden.clone());
     set(&mut config.self_play.games, args.self_play_games);
     set(&mut config.self_play.nodes, args.self_play_nodes);
     set(&mut config.gamma, args.gamma);
     config.ebnn.enabled |= args.ebnn;
     set(&mut config.ebnn.slope_weight, args.slope_weight);
-    let rows = args.run.train(config, NeuroChessLearner::new)?;
+    let rows = args.common.run.train(config, NeuroChessLearner::new)?;
     if let Some(last) = rows.last() {
         println!(
             "neurochess: {} epochs, held-out result-sign accuracy {:.2}%, TD loss {:.4}; network {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
             last.val_loss,
-            args.run.out.join(BEST_LEARNED_NETWORK).display()
+            args.common.run.out.join(BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())
@@ -515,12 +481,11 @@ fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
 
 fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
     let mut config = preset::dbn(args.preset, args.approach);
-    args.optim.apply(&mut config.optim);
-    args.data.apply(&mut config.data);
+    args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.model.hidden, args.hidden.clone());
     set(&mut config.pretrain.optim.epochs, args.pretrain_epochs);
     set(&mut config.dropout, args.dropout.map(|d| d.clamp(0.0, 0.9)));
-    let rows = args.run.train(config, DbnLearner::new)?;
+    let rows = args.common.run.train(config, DbnLearner::new)?;
     if let Some(last) = rows.last() {
         let figure = last.val_accuracy.map_or_else(
             || format!("Huber loss {:.4}", last.val_loss),
@@ -529,7 +494,7 @@ fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
         println!(
             "dbn: {} epochs, held-out {figure}; network {}",
             rows.len(),
-            args.run.out.join(BEST_LEARNED_NETWORK).display()
+            args.common.run.out.join(BEST_LEARNED_NETWORK).display()
         );
     }
     Ok(())
