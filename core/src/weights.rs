@@ -131,21 +131,19 @@ impl Weights {
         }
     }
 
-    /// The DeepChess network, or these weights back if they are another
-    /// family's.
-    pub fn into_deepchess(self) -> Result<Network, Weights> {
+    /// The DeepChess network, or the family these weights are of instead.
+    pub fn into_deepchess(self) -> Result<Network, Family> {
         match self {
             Weights::DeepChess(net) => Ok(net),
-            other => Err(other),
+            other => Err(other.family()),
         }
     }
 
-    /// The AlphaZero network, or these weights back if they are another
-    /// family's.
-    pub fn into_alphazero(self) -> Result<AzNet, Weights> {
+    /// The AlphaZero network, or the family these weights are of instead.
+    pub fn into_alphazero(self) -> Result<AzNet, Family> {
         match self {
             Weights::AlphaZero(net) => Ok(net),
-            other => Err(other),
+            other => Err(other.family()),
         }
     }
 

@@ -2,6 +2,8 @@
 //! computation, every kernel against the scalar oracle, its file format,
 //! and MCTS playing with it.
 
+mod common;
+
 use deepchess_core::alphazero::conv::{SQUARES, reference_forward};
 use deepchess_core::alphazero::{AZ_MAGIC, AzNet, AzScratch, Conv, POLICY_SIZE, Planes, move_index};
 use deepchess_core::search::{AzEvaluator, Mcts, PolicyValue, Puct};
@@ -147,18 +149,7 @@ fn the_file_keeps_every_bit_and_damage_is_a_typed_error() {
     let planes = Planes::new(&Chess::default(), 0);
     assert_eq!(back.evaluate(&planes, &mut AzScratch::default()), net.evaluate(&planes, &mut AzScratch::default()));
 
-    for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
-        assert!(AzNet::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
-    }
-    let mut extra = bytes.clone();
-    extra.push(0);
-    assert_eq!(AzNet::from_bytes(&extra).unwrap_err(), WeightsError::TrailingBytes { extra: 1 });
-    let mut magic = bytes.clone();
-    magic[..4].copy_from_slice(b"DCSN");
-    assert!(matches!(AzNet::from_bytes(&magic), Err(WeightsError::BadMagic { .. })));
-    let mut version = bytes.clone();
-    version[4] = 9;
-    assert!(matches!(AzNet::from_bytes(&version), Err(WeightsError::UnsupportedVersion { found: 9, .. })));
+    common::header_defects_are_typed_errors(&bytes, 97, b"DCSN", AzNet::from_bytes);
     // Filters changed without the hash.
     let mut filters = bytes.clone();
     filters[16] = 64;

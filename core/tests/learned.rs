@@ -3,6 +3,8 @@
 //! every kernel against the scalar oracle, the side-to-move encoding's
 //! symmetry, and the scalar search playing with one.
 
+mod common;
+
 use deepchess_core::Kernel;
 use deepchess_core::Search;
 use deepchess_core::WeightsError;
@@ -104,19 +106,7 @@ fn the_side_to_move_view_is_colour_symmetric() {
 #[test]
 fn damaged_files_are_typed_errors() {
     let bytes = learned_net(InputKind::Castling772, OutputKind::Tanh, 1).to_bytes();
-    // Every truncation is an error, none a panic.
-    for cut in 0..bytes.len() {
-        assert!(LearnedNet::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
-    }
-    let mut extra = bytes.clone();
-    extra.push(0);
-    assert_eq!(LearnedNet::from_bytes(&extra).unwrap_err(), WeightsError::TrailingBytes { extra: 1 });
-    let mut magic = bytes.clone();
-    magic[..4].copy_from_slice(b"DCNN");
-    assert!(matches!(LearnedNet::from_bytes(&magic), Err(WeightsError::BadMagic { .. })));
-    let mut version = bytes.clone();
-    version[4] = 9;
-    assert!(matches!(LearnedNet::from_bytes(&version), Err(WeightsError::UnsupportedVersion { found: 9, .. })));
+    common::header_defects_are_typed_errors(&bytes, 1, b"DCNN", LearnedNet::from_bytes);
     // A width changed without the hash: the hash no longer matches.
     let mut width = bytes.clone();
     width[20] ^= 1;

@@ -10,7 +10,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{depth, forces_mate, game, material, position, uci};
+use common::{depth, forces_mate, material, multipv_lines, position, uci};
 
 use deepchess_core::Search;
 use deepchess_core::search::{
@@ -141,18 +141,7 @@ fn fifty_move_rule_is_a_draw() {
 
 #[test]
 fn repetition_is_a_draw() {
-    let shuffle = ["a1b1", "h8g8", "b1a1", "g8h8"];
-    // White a rook down: repeating (Kb1 again) is the best it can get.
-    let (pos, hashes) = game("7k/8/8/8/8/8/7r/K7 w - - 10 40", &shuffle);
-    let (score, best) = run(&mut material_search(), &pos, &hashes, depth(3));
-    assert_eq!(uci(best), "a1b1");
-    assert_eq!(score, Score::Cp(0));
-
-    // White a rook up: repeating is avoided.
-    let (pos, hashes) = game("7k/8/8/8/8/1R6/8/K7 w - - 10 40", &shuffle);
-    let (score, best) = run(&mut material_search(), &pos, &hashes, depth(3));
-    assert_ne!(uci(best), "a1b1");
-    assert!(matches!(score, Score::Cp(cp) if cp > 0));
+    common::repetition_is_a_draw(|pos, game| run(&mut material_search(), pos, game, depth(3)));
 }
 
 #[test]
@@ -275,32 +264,9 @@ fn should_stop_and_stop_keep_a_legal_move() {
 fn multipv_gives_distinct_ordered_lines() {
     let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     let mut search = net_search();
-    search.start(pos.clone(), &[], Limits { depth: Some(4), multipv: 3, ..Limits::default() });
-    let mut events = Vec::new();
-    loop {
-        match search.step(u64::MAX, &mut |_| false) {
-            Event::Finished => break,
-            Event::Line => {
-                let line = search.last_line().unwrap();
-                events.push((line.depth, line.multipv));
-            }
-            Event::Paused => {}
-        }
-    }
-    let expected: Vec<(u32, usize)> = (1..=4).flat_map(|d| (1..=3).map(move |k| (d, k))).collect();
-    assert_eq!(events, expected);
+    multipv_lines(&mut search, &pos, 4, 3);
     let lines: Vec<_> = search.lines().cloned().collect();
-    assert_eq!(lines.len(), 3);
-    let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
-    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert!(lines[0].raw >= lines[1].raw && lines[1].raw >= lines[2].raw, "{lines:?}");
-    for line in &lines {
-        let mut p = pos.clone();
-        for &m in &line.pv {
-            assert!(p.legal_moves().contains(&m));
-            p.play_unchecked(m);
-        }
-    }
 }
 
 #[test]

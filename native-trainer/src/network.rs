@@ -18,19 +18,19 @@ pub fn load_weights(path: &Path) -> anyhow::Result<Weights> {
 /// Reads and checks a `.dcnn` file; a network of another family is an
 /// error that names it.
 pub fn load(path: &Path) -> anyhow::Result<Network> {
-    load_weights(path)?.into_deepchess().map_err(|other| {
+    load_weights(path)?.into_deepchess().map_err(|family| {
         anyhow::anyhow!(
             "{} is {}; this command takes a DeepChess network (.dcnn)",
             path.display(),
-            other.family().describe()
+            family.describe()
         )
     })
 }
 
 /// Reads and checks the AlphaZero seed's network (`.dcaz`).
 pub fn load_az(path: &Path) -> anyhow::Result<AzNet> {
-    load_weights(path)?.into_alphazero().map_err(|other| {
-        anyhow::anyhow!("{} is {}, not an AlphaZero network (.dcaz)", path.display(), other.family().describe())
+    load_weights(path)?.into_alphazero().map_err(|family| {
+        anyhow::anyhow!("{} is {}, not an AlphaZero network (.dcaz)", path.display(), family.describe())
     })
 }
 

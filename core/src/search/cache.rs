@@ -32,7 +32,7 @@ const EMPTY: u64 = u64::MAX;
 
 impl<V: Copy + Default> HashCache<V> {
     /// Bytes one entry takes.
-    pub const ENTRY_BYTES: usize = core::mem::size_of::<Entry<V>>();
+    pub const ENTRY_BYTES: usize = size_of::<Entry<V>>();
 
     /// A cache of at most `bytes` (at least one entry).
     pub fn with_bytes(bytes: usize) -> HashCache<V> {

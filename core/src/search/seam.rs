@@ -189,7 +189,7 @@ pub trait Search: Send {
 pub trait BatchedSearch {
     /// The input planes of up to `max` new leaves (`None` while a batch is
     /// in flight or none can be gathered).
-    fn gather_planes(&mut self, max: usize) -> Option<alloc::vec::Vec<f32>>;
+    fn gather_planes(&mut self, max: usize) -> Option<Vec<f32>>;
 
     /// Leaves in flight (`None` if no batch is).
     fn in_flight(&self) -> Option<usize>;

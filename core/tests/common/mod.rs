@@ -3,7 +3,8 @@
 // Each test file uses its own part of these.
 #![allow(dead_code)]
 
-use deepchess_core::search::{Limits, zobrist};
+use deepchess_core::search::{Event, Limits, Report, Score, zobrist};
+use deepchess_core::{Search, WeightsError};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position, Role, fen::Fen};
 
@@ -63,4 +64,72 @@ pub fn game(start: &str, moves: &[&str]) -> (Chess, Vec<u64>) {
         pos.play_unchecked(m);
     }
     (pos, hashes)
+}
+
+/// Searches `pos` to `depth` with `k` lines (MultiPV) through the search
+/// seam, and checks what every search must give: each iteration reports
+/// lines 1 to `k` in order, with distinct first moves, each a legal
+/// sequence from the root. Returns the last iteration's reports.
+pub fn multipv_lines(search: &mut dyn Search, pos: &Chess, depth: u32, k: usize) -> Vec<Report> {
+    search.start(pos.clone(), &[], Limits { depth: Some(depth), multipv: k, ..Limits::default() });
+    let mut reports = Vec::new();
+    while let event @ (Event::Line | Event::Paused) = search.step(u64::MAX, &mut |_| false) {
+        if event == Event::Line {
+            reports.push(search.report(pos).unwrap());
+        }
+    }
+    let events: Vec<(u32, usize)> = reports.iter().map(|r| (r.depth, r.multipv)).collect();
+    let expected: Vec<(u32, usize)> = (1..=depth).flat_map(|d| (1..=k).map(move |i| (d, i))).collect();
+    assert_eq!(events, expected);
+    let last = reports.split_off(reports.len() - k);
+    for (i, line) in last.iter().enumerate() {
+        assert!(last[..i].iter().all(|other| other.pv[0] != line.pv[0]), "{last:?}");
+        let mut p = pos.clone();
+        for &m in &line.pv {
+            assert!(p.legal_moves().contains(&m));
+            p.play_unchecked(m);
+        }
+    }
+    last
+}
+
+/// What every weights file's reader must refuse with a typed error, never
+/// a panic: every truncation (each `step` bytes), a byte after the last
+/// tensor, a magic of another format (`other`), and version 9. The shared
+/// header ([`deepchess_core::file::FileHeader`]) reads the magic and the
+/// version of every family.
+pub fn header_defects_are_typed_errors<T: std::fmt::Debug>(
+    bytes: &[u8],
+    step: usize,
+    other: &[u8; 4],
+    read: impl Fn(&[u8]) -> Result<T, WeightsError>,
+) {
+    for cut in (0..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+        assert!(read(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    let mut extra = bytes.to_vec();
+    extra.push(0);
+    assert_eq!(read(&extra).unwrap_err(), WeightsError::TrailingBytes { extra: 1 });
+    let mut magic = bytes.to_vec();
+    magic[..4].copy_from_slice(other);
+    assert!(matches!(read(&magic), Err(WeightsError::BadMagic { .. })));
+    let mut version = bytes.to_vec();
+    version[4] = 9;
+    assert!(matches!(read(&version), Err(WeightsError::UnsupportedVersion { found: 9, .. })));
+}
+
+/// Repetition is a draw, for any search that `run` runs (position, game
+/// before it) and reports (score, best move) of: White a rook down repeats
+/// (Kb1 again) and scores 0; a rook up, it avoids the repetition.
+pub fn repetition_is_a_draw(mut run: impl FnMut(&Chess, &[u64]) -> (Score, Option<Move>)) {
+    let shuffle = ["a1b1", "h8g8", "b1a1", "g8h8"];
+    let (pos, hashes) = game("7k/8/8/8/8/8/7r/K7 w - - 10 40", &shuffle);
+    let (score, best) = run(&pos, &hashes);
+    assert_eq!(uci(best), "a1b1");
+    assert_eq!(score, Score::Cp(0));
+
+    let (pos, hashes) = game("7k/8/8/8/8/1R6/8/K7 w - - 10 40", &shuffle);
+    let (score, best) = run(&pos, &hashes);
+    assert_ne!(uci(best), "a1b1");
+    assert!(matches!(score, Score::Cp(cp) if cp > 0));
 }

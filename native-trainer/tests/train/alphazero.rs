@@ -41,15 +41,10 @@ fn alphazero_export_folds_batch_norm_and_equals_burn() {
 fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     use deepchess_core::alphazero::AzNet;
     use deepchess_trainer::train::runner::run_dir::BEST_AZ_NETWORK;
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let pgn = dir.path().join("greedy.pgn");
-    greedy_pgn(&pgn, 600);
-    let sampling = Sampling { all_positions: true, include_captures: true, include_draws: true, ..Sampling::default() };
-    let data = build(dir.path(), pgn, sampling);
+    let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 600)), every_position());
 
     let out = dir.path().join("az");
-    let rows = run_learner(preset::az(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH, AzLearner::new).unwrap();
+    let rows = train(preset::az(Preset::Smoke), &data, &out, &FRESH, AzLearner::new);
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance: a uniform pick among the legal moves, averaged over the
@@ -86,12 +81,7 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
 fn alphazero_self_play_generations_gate_log_resume_and_export() {
     use deepchess_core::alphazero::AzNet;
     use deepchess_trainer::train::runner::run_dir::{AZ_NETWORK, BEST_AZ_NETWORK};
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let pgn = dir.path().join("greedy.pgn");
-    greedy_pgn(&pgn, 200);
-    let sampling = Sampling { all_positions: true, include_captures: true, include_draws: true, ..Sampling::default() };
-    let data = build(dir.path(), pgn, sampling);
+    let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 200)), every_position());
     let mut config = preset::az(Preset::Smoke);
     config.optim.epochs = 2;
     config.data.per_epoch = 1_024;
@@ -99,9 +89,9 @@ fn alphazero_self_play_generations_gate_log_resume_and_export() {
     // One generation, then the run is killed and resumed for the second.
     let out = dir.path().join("self-play");
     let first = RunOptions { max_epochs: Some(1), ..FRESH };
-    let rows = run_learner(config.clone(), &data, &out, DeviceChoice::Flex, &first, AzSelfPlayLearner::new).unwrap();
+    let rows = train(config.clone(), &data, &out, &first, AzSelfPlayLearner::new);
     assert_eq!(rows.len(), 1);
-    let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &RESUME, AzSelfPlayLearner::new).unwrap();
+    let rows = train(config, &data, &out, &RESUME, AzSelfPlayLearner::new);
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|r| r.train_loss.is_finite() && r.val_accuracy.is_some()), "{rows:?}");
 

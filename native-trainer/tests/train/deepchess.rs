@@ -10,12 +10,10 @@ fn smoke_config(epochs: usize) -> SiameseConfig {
 
 #[test]
 fn smoke_run_learns_and_resumes_exactly() {
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
 
     let full = dir.path().join("full");
-    let rows = run_learner(smoke_config(3), &data, &full, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+    let rows = train(smoke_config(3), &data, &full, &FRESH, SiameseLearner::new);
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance is 0.5; 2,000 validation pairs put one standard error near 0.011.
@@ -37,14 +35,13 @@ fn smoke_run_learns_and_resumes_exactly() {
 
     // Interrupted after one epoch, then resumed: the same epochs and metrics.
     let resumed = dir.path().join("resumed");
-    run_learner(smoke_config(1), &data, &resumed, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+    train(smoke_config(1), &data, &resumed, &FRESH, SiameseLearner::new);
     // The saved config (3 epochs in the original) governs a resumed run; here
     // the run was started with 1, so extend it the way a user would.
     let config =
         std::fs::read_to_string(resumed.join("config.json")).unwrap().replace("\"epochs\": 1", "\"epochs\": 3");
     std::fs::write(resumed.join("config.json"), config).unwrap();
-    let rows_resumed =
-        run_learner(smoke_config(3), &data, &resumed, DeviceChoice::Flex, &RESUME, SiameseLearner::new).unwrap();
+    let rows_resumed = train(smoke_config(3), &data, &resumed, &RESUME, SiameseLearner::new);
     assert_eq!(rows_resumed.len(), 3);
     let metrics = |dir: &Path| -> Vec<String> {
         // Every column but the speed, which depends on the machine's load.
@@ -59,15 +56,13 @@ fn smoke_run_learns_and_resumes_exactly() {
 
 #[test]
 fn evaluation_and_blend_labels_train_and_are_saved() {
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     // The fixture's evaluations are the material balance, which its results follow.
     for labels in [Labels::Evals, Labels::Blend] {
         let mut config = smoke_config(2);
         config.data.labels = LabelOptions { labels, eval_margin_cp: 150.0, ..LabelOptions::default() };
         let out = dir.path().join(format!("{labels:?}"));
-        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+        let rows = train(config, &data, &out, &FRESH, SiameseLearner::new);
         // Validation is on (W, L) pairs whatever the labels: chance is 0.5.
         assert!(rows[1].val_accuracy.unwrap() > 0.6, "{labels:?}: {rows:?}");
         let saved = SiameseConfig::load(out.join("config.json")).unwrap();
@@ -78,11 +73,9 @@ fn evaluation_and_blend_labels_train_and_are_saved() {
 
 #[test]
 fn exported_network_matches_burn() {
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let run = dir.path().join("run");
-    run_learner(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+    train(smoke_config(2), &data, &run, &FRESH, SiameseLearner::new);
     let model = Siamese::new(&deepchess_core::Shape::distilled(), &Device::flex()).load_file(run.join("model.bpk"));
     let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
     let path =
@@ -193,9 +186,7 @@ fn crelu_has_the_values_and_gradient_of_a_clamp() {
 
 #[test]
 fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let config = || {
         let mut config = preset::pos2vec(Preset::Smoke);
         config.optim.epochs = 2;
@@ -203,7 +194,7 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     };
 
     let full = dir.path().join("pos2vec");
-    let rows = run_learner(config(), &data, &full, DeviceChoice::Flex, &FRESH, Pos2VecLearner::new).unwrap();
+    let rows = train(config(), &data, &full, &FRESH, Pos2VecLearner::new);
     // Three tower layers of the distilled shape, two epochs each.
     assert_eq!(rows.len(), 6);
     for (k, layer) in rows.chunks(2).enumerate() {
@@ -215,27 +206,11 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     // Stopped after 2 epochs (at the end of layer 1), resumed for one (mid-way
     // through layer 2), then resumed to the end.
     let resumed = dir.path().join("resumed");
-    let part = run_learner(
-        config(),
-        &data,
-        &resumed,
-        DeviceChoice::Flex,
-        &RunOptions { max_epochs: Some(2), ..FRESH },
-        Pos2VecLearner::new,
-    )
-    .unwrap();
+    let part = train(config(), &data, &resumed, &RunOptions { max_epochs: Some(2), ..FRESH }, Pos2VecLearner::new);
     assert_eq!(part.len(), 2);
-    let part = run_learner(
-        config(),
-        &data,
-        &resumed,
-        DeviceChoice::Flex,
-        &RunOptions { max_epochs: Some(1), ..RESUME },
-        Pos2VecLearner::new,
-    )
-    .unwrap();
+    let part = train(config(), &data, &resumed, &RunOptions { max_epochs: Some(1), ..RESUME }, Pos2VecLearner::new);
     assert_eq!(part.len(), 3);
-    let rest = run_learner(config(), &data, &resumed, DeviceChoice::Flex, &RESUME, Pos2VecLearner::new).unwrap();
+    let rest = train(config(), &data, &resumed, &RESUME, Pos2VecLearner::new);
     assert_eq!(rest.len(), 6);
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 
@@ -243,7 +218,7 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     let mut siamese_config = smoke_config(2);
     siamese_config.init = Some(full.display().to_string());
     let run = dir.path().join("siamese");
-    let rows = run_learner(siamese_config, &data, &run, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+    let rows = train(siamese_config, &data, &run, &FRESH, SiameseLearner::new);
     assert!(rows[1].val_accuracy.unwrap() > 0.6, "{rows:?}");
     let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
     assert!(float.description.contains("pretrained by Pos2Vec"), "{}", float.description);
@@ -259,11 +234,9 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
 
 #[test]
 fn distillation_learns_from_the_teacher_and_resumes() {
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let teacher = dir.path().join("teacher");
-    let rows = run_learner(smoke_config(3), &data, &teacher, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+    let rows = train(smoke_config(3), &data, &teacher, &FRESH, SiameseLearner::new);
     let teacher_accuracy = rows[2].val_accuracy.unwrap();
 
     let config = || {
@@ -272,7 +245,7 @@ fn distillation_learns_from_the_teacher_and_resumes() {
         config
     };
     let full = dir.path().join("student");
-    let rows = run_learner(config(), &data, &full, DeviceChoice::Flex, &FRESH, DistillLearner::new).unwrap();
+    let rows = train(config(), &data, &full, &FRESH, DistillLearner::new);
     assert_eq!(rows.len(), 4);
     // The features phase brings the student's embeddings toward the teacher's.
     assert!(rows[1].train_loss < rows[0].train_loss, "{rows:?}");
@@ -284,27 +257,17 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     assert_eq!(float.shape(), &deepchess_core::Shape::distilled());
 
     let resumed = dir.path().join("resumed");
-    run_learner(
-        config(),
-        &data,
-        &resumed,
-        DeviceChoice::Flex,
-        &RunOptions { max_epochs: Some(3), ..FRESH },
-        DistillLearner::new,
-    )
-    .unwrap();
-    run_learner(config(), &data, &resumed, DeviceChoice::Flex, &RESUME, DistillLearner::new).unwrap();
+    train(config(), &data, &resumed, &RunOptions { max_epochs: Some(3), ..FRESH }, DistillLearner::new);
+    train(config(), &data, &resumed, &RESUME, DistillLearner::new);
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
 }
 
 #[test]
 fn utility_head_fits_on_the_frozen_tower() {
     use deepchess_trainer::train::deepchess::utility::{self, Target, UtilityOptions};
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let run = dir.path().join("run");
-    run_learner(smoke_config(2), &data, &run, DeviceChoice::Flex, &FRESH, SiameseLearner::new).unwrap();
+    train(smoke_config(2), &data, &run, &FRESH, SiameseLearner::new);
     let path =
         deepchess_trainer::commands::export::export(&run.join("model.dcnf"), &dir.path().join("weights")).unwrap();
     let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();

@@ -2,85 +2,14 @@
 
 use super::*;
 
-/// The UCI engine loads a learner's network from `bytes` (as `EvalFile`
-/// does) and plays a legal move with it at depth 2.
-fn engine_plays(bytes: &[u8]) {
-    use deepchess_core::shakmaty::Chess;
-    use deepchess_core::uci::{UciEngine, uci_move};
-    let mut engine = UciEngine::new(None);
-    let mut lines = Vec::new();
-    engine.load_network(Ok(bytes), "best.dcsn", &mut |l| lines.push(l.to_string()));
-    for line in ["position startpos", "go depth 2"] {
-        engine.handle(line, 0, &mut |l| lines.push(l.to_string()));
-        while engine.is_thinking() {
-            engine.think(1000, &|| 0, &mut |l| lines.push(l.to_string()));
-        }
-    }
-    let best = lines.iter().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
-    assert!(Chess::default().legal_moves().iter().any(|m| uci_move(*m).to_string() == best), "{lines:?}");
-}
-
-/// Games in which every move captures the most valuable piece it can (a
-/// random move when none can), each result following the material at the
-/// end: the played moves beat random ones, which Deep Pink's triplets learn.
-fn greedy_pgn(path: &Path, games: u64) {
-    use deepchess_core::shakmaty::Chess;
-    use rand::{Rng, SeedableRng};
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let value = |role: Role| match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 100,
-    };
-    for seed in 0..games {
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        let mut pos = Chess::default();
-        let mut sans = Vec::new();
-        for _ in 0..60 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let best = moves.iter().filter_map(|m| m.capture().map(value)).max();
-            let pool: Vec<_> = match best {
-                Some(v) => moves.iter().filter(|m| m.capture().map(value) == Some(v)).collect(),
-                None => moves.iter().collect(),
-            };
-            let m = *pool[rng.random_range(0..pool.len())];
-            sans.push(San::from_move(&pos, m).to_string());
-            pos.play_unchecked(m);
-        }
-        let result = match balance(&pos) {
-            d if d > 0 => "1-0",
-            d if d < 0 => "0-1",
-            _ => "1/2-1/2",
-        };
-        write!(out, "[Event \"Greedy {seed}\"]\n[Result \"{result}\"]\n\n").unwrap();
-        for (i, san) in sans.iter().enumerate() {
-            if i % 2 == 0 {
-                write!(out, "{}. ", i / 2 + 1).unwrap();
-            }
-            write!(out, "{san} ").unwrap();
-        }
-        write!(out, "{result}\n\n").unwrap();
-    }
-}
-
 #[test]
 fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let pgn = dir.path().join("greedy.pgn");
-    greedy_pgn(&pgn, 1000);
-    let data = build(dir.path(), pgn, Sampling { all_positions: true, include_captures: true, ..Sampling::default() });
+    let sampling = Sampling { all_positions: true, include_captures: true, ..Sampling::default() };
+    let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 1000)), sampling);
 
     let out = dir.path().join("deep-pink");
-    let rows =
-        run_learner(preset::deep_pink(Preset::Smoke), &data, &out, DeviceChoice::Flex, &FRESH, DeepPinkLearner::new)
-            .unwrap();
+    let rows = train(preset::deep_pink(Preset::Smoke), &data, &out, &FRESH, DeepPinkLearner::new);
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance is 0.5 (2,000 validation triplets: one standard error near 0.011).
@@ -116,15 +45,13 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
     use deepchess_core::learned::LearnedNet;
     use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
     use deepchess_trainer::train::scalar::dbn::Approach;
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     for approach in [Approach::Wdl, Approach::Regression, Approach::Classes7] {
         let mut config = preset::dbn(Preset::Smoke, approach);
         config.pretrain.optim.epochs = 2;
         config.optim.epochs = 4;
         let out = dir.path().join(format!("{approach:?}"));
-        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, DbnLearner::new).unwrap();
+        let rows = train(config, &data, &out, &FRESH, DbnLearner::new);
         // Two RBMs of two epochs each, then four fine-tuning epochs.
         assert_eq!(rows.iter().map(|r| r.phase).collect::<Vec<_>>(), [1, 1, 2, 2, 3, 3, 3, 3]);
         // The first RBM reconstructs the bits better than their frequencies
@@ -151,13 +78,8 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
 fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn() {
     use deepchess_core::learned::LearnedNet;
     use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    let pgn = dir.path().join("fixture.pgn");
-    learnable_pgn(&pgn, 1500);
     // TD needs every position of each game.
-    let sampling = Sampling { all_positions: true, include_captures: true, include_draws: true, ..Sampling::default() };
-    let data = build(dir.path(), pgn, sampling);
+    let Fixture { _turn, dir, data } = fixture(Some((learnable_pgn, 1500)), every_position());
 
     for ebnn in [false, true] {
         let mut config = preset::neurochess(Preset::Smoke);
@@ -166,7 +88,7 @@ fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn
         config.data.per_epoch = 32_768;
         config.ebnn.per_epoch = 32_768;
         let out = dir.path().join(format!("neurochess-{ebnn}"));
-        let rows = run_learner(config, &data, &out, DeviceChoice::Flex, &FRESH, NeuroChessLearner::new).unwrap();
+        let rows = train(config, &data, &out, &FRESH, NeuroChessLearner::new);
         let phases: Vec<usize> = rows.iter().map(|r| r.phase).collect();
         if ebnn {
             assert_eq!(phases, [1, 1, 2, 2, 2, 2, 2, 2, 2, 2]);

@@ -20,7 +20,7 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// Bytes one entry takes.
-    pub const ENTRY_BYTES: usize = core::mem::size_of::<Entry>();
+    pub const ENTRY_BYTES: usize = size_of::<Entry>();
 
     /// A table of at most `bytes` (at least one entry).
     pub fn with_bytes(bytes: usize) -> TranspositionTable {

@@ -6,7 +6,7 @@
 //! the preset's configuration (`apply`), so that a common flag is written
 //! once; what is left per learner is its own.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use deepchess_core::{Network, Shape, format};
@@ -26,6 +26,7 @@ use crate::train::deepchess::speed::{self, SpeedOptions};
 use crate::train::deepchess::utility::{self, Target, UtilityOptions};
 use crate::train::runner::config::ModelConfig;
 use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::{self, Preset};
 use crate::train::runner::run_dir::{BEST_AZ_NETWORK, BEST_LEARNED_NETWORK};
 use crate::train::scalar::dbn::{Approach, DbnLearner};
@@ -421,14 +422,9 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
     set(&mut config.model.hidden, args.hidden.clone());
     set(&mut config.kappa, args.kappa);
     let rows = args.common.run.train(config, DeepPinkLearner::new)?;
-    if let Some(last) = rows.last() {
-        println!(
-            "deep-pink: {} epochs, held-out triplet accuracy {:.2}%; network {}",
-            rows.len(),
-            100.0 * last.val_accuracy.unwrap_or(0.0),
-            args.common.run.out.join(BEST_LEARNED_NETWORK).display()
-        );
-    }
+    let figure =
+        |last: &EpochRow| format!("held-out triplet accuracy {:.2}%", 100.0 * last.val_accuracy.unwrap_or(0.0));
+    finished("deep-pink", &rows, figure, &args.common.run.out.join(BEST_LEARNED_NETWORK));
     Ok(())
 }
 
@@ -445,15 +441,10 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
     } else {
         args.common.run.train(config, AzLearner::new)?
     };
-    if let Some(last) = rows.last() {
-        println!(
-            "az: {} epochs, held-out policy top-1 {:.2}%, loss {:.4}; network {}",
-            rows.len(),
-            100.0 * last.val_accuracy.unwrap_or(0.0),
-            last.val_loss,
-            args.common.run.out.join(BEST_AZ_NETWORK).display()
-        );
-    }
+    let figure = |last: &EpochRow| {
+        format!("held-out policy top-1 {:.2}%, loss {:.4}", 100.0 * last.val_accuracy.unwrap_or(0.0), last.val_loss)
+    };
+    finished("az", &rows, figure, &args.common.run.out.join(BEST_AZ_NETWORK));
     Ok(())
 }
 
@@ -467,15 +458,11 @@ fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
     config.ebnn.enabled |= args.ebnn;
     set(&mut config.ebnn.slope_weight, args.slope_weight);
     let rows = args.common.run.train(config, NeuroChessLearner::new)?;
-    if let Some(last) = rows.last() {
-        println!(
-            "neurochess: {} epochs, held-out result-sign accuracy {:.2}%, TD loss {:.4}; network {}",
-            rows.len(),
-            100.0 * last.val_accuracy.unwrap_or(0.0),
-            last.val_loss,
-            args.common.run.out.join(BEST_LEARNED_NETWORK).display()
-        );
-    }
+    let figure = |last: &EpochRow| {
+        let accuracy = 100.0 * last.val_accuracy.unwrap_or(0.0);
+        format!("held-out result-sign accuracy {accuracy:.2}%, TD loss {:.4}", last.val_loss)
+    };
+    finished("neurochess", &rows, figure, &args.common.run.out.join(BEST_LEARNED_NETWORK));
     Ok(())
 }
 
@@ -486,16 +473,23 @@ fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
     set(&mut config.pretrain.optim.epochs, args.pretrain_epochs);
     set(&mut config.dropout, args.dropout.map(|d| d.clamp(0.0, 0.9)));
     let rows = args.common.run.train(config, DbnLearner::new)?;
-    if let Some(last) = rows.last() {
-        let figure = last.val_accuracy.map_or_else(
-            || format!("Huber loss {:.4}", last.val_loss),
-            |a| format!("class accuracy {:.2}%", 100.0 * a),
-        );
-        println!(
-            "dbn: {} epochs, held-out {figure}; network {}",
-            rows.len(),
-            args.common.run.out.join(BEST_LEARNED_NETWORK).display()
-        );
-    }
+    let figure = |last: &EpochRow| {
+        last.val_accuracy
+            .map_or_else(|| format!("Huber loss {:.4}", last.val_loss), |a| format!("class accuracy {:.2}%", 100.0 * a))
+    };
+    finished(
+        "dbn",
+        &rows,
+        |last| format!("held-out {}", figure(last)),
+        &args.common.run.out.join(BEST_LEARNED_NETWORK),
+    );
     Ok(())
+}
+
+/// After a learner's run: `name: N epochs, <figure of the last epoch>;
+/// network <path>`.
+fn finished(name: &str, rows: &[EpochRow], figure: impl Fn(&EpochRow) -> String, network: &Path) {
+    if let Some(last) = rows.last() {
+        println!("{name}: {} epochs, {}; network {}", rows.len(), figure(last), network.display());
+    }
 }

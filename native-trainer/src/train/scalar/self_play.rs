@@ -1,6 +1,7 @@
 //! Self-play games of a learner's network through core's scalar search (as
 //! the engine plays it), for NeuroChess's TD(0) ([`crate::train::scalar::neurochess`]).
 
+use deepchess_core::Search;
 use deepchess_core::learned::LearnedNet;
 use deepchess_core::search::{Event, LearnedEvaluator, Limits, ScalarSearch, zobrist};
 use deepchess_core::shakmaty::{Chess, KnownOutcome, Outcome, Position};
