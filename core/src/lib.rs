@@ -50,7 +50,6 @@
 //! ```
 
 #![no_std]
-#![warn(missing_docs)]
 
 extern crate alloc;
 #[cfg(feature = "std")]

@@ -19,11 +19,7 @@ pub fn load_weights(path: &Path) -> anyhow::Result<Weights> {
 /// error that names it.
 pub fn load(path: &Path) -> anyhow::Result<Network> {
     load_weights(path)?.into_deepchess().map_err(|family| {
-        anyhow::anyhow!(
-            "{} is {}; this command takes a DeepChess network (.dcnn)",
-            path.display(),
-            family.describe()
-        )
+        anyhow::anyhow!("{} is {}; this command takes a DeepChess network (.dcnn)", path.display(), family.describe())
     })
 }
 

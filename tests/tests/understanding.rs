@@ -26,9 +26,9 @@ fn pairs_differ_in_one_feature() {
     assert!(!no_rights.castles().has_color(Color::White) && no_rights.castles().has_color(Color::Black));
     assert!(without(&no_rights, Color::White, 5).is_none(), "no right left to take");
     let bare: Chess = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
-        .parse::<deepchess_core::shakmaty::fen::Fen>()
+        .parse::<shakmaty::fen::Fen>()
         .unwrap()
-        .into_position(deepchess_core::shakmaty::CastlingMode::Standard)
+        .into_position(shakmaty::CastlingMode::Standard)
         .unwrap();
     assert!(without(&bare, Color::White, 4).is_none(), "no queen to remove");
 }

@@ -119,7 +119,7 @@ pub fn crelu_i32(sums: &[i32], out: &mut [u8]) {
 /// Loads the first 16 bytes of `s`.
 #[inline(always)]
 pub(super) fn load<T>(s: &[T]) -> v128 {
-    assert!(core::mem::size_of_val(s) >= 16);
+    assert!(size_of_val(s) >= 16);
     // SAFETY: `s` holds at least 16 bytes; v128_load needs no alignment.
     unsafe { v128_load(s.as_ptr().cast()) }
 }
@@ -127,7 +127,7 @@ pub(super) fn load<T>(s: &[T]) -> v128 {
 /// Stores `v` into the first 16 bytes of `s`.
 #[inline(always)]
 pub(super) fn store<T>(s: &mut [T], v: v128) {
-    assert!(core::mem::size_of_val(s) >= 16);
+    assert!(size_of_val(s) >= 16);
     // SAFETY: `s` holds at least 16 bytes; v128_store needs no alignment.
     unsafe { v128_store(s.as_mut_ptr().cast(), v) }
 }

@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                             )?
                         };
                         if let Some(side) = game.termination.failed_side() {
-                            let e = if side == deepchess_core::shakmaty::Color::White { w } else { b };
+                            let e = if side == shakmaty::Color::White { w } else { b };
                             engines[e].restart()?;
                         }
                         let tags = [

@@ -90,7 +90,7 @@ pub fn parse_case(line: &str, number: usize) -> anyhow::Result<Case> {
     }
     for (text, points) in c9.iter().zip(c8) {
         let m = text
-            .parse::<deepchess_core::shakmaty::uci::UciMove>()
+            .parse::<shakmaty::uci::UciMove>()
             .ok()
             .and_then(|u| u.to_move(&case.position).ok())
             .with_context(|| format!("line {number}: c9 move {text:?} is not legal"))?;

@@ -57,7 +57,7 @@ pub fn without(pos: &Chess, color: Color, feature: usize) -> Option<Chess> {
     } else {
         let before = setup.castling_rights;
         let backrank = if color == Color::White { 0x0000_0000_0000_00ff } else { 0xff00_0000_0000_0000 };
-        setup.castling_rights = before & !deepchess_core::shakmaty::Bitboard(backrank);
+        setup.castling_rights = before & !shakmaty::Bitboard(backrank);
         if setup.castling_rights == before {
             return None;
         }

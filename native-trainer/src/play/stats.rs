@@ -4,6 +4,7 @@
 /// Wins, draws and losses from the first player's point of view.
 use crate::data::GameResult;
 
+/// A match's games won, drawn and lost, from one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score {
     /// Games won.

@@ -4,7 +4,7 @@ use super::*;
 
 /// Random positions: a few random plies from the start, for the AlphaZero
 /// network's tests.
-fn random_positions(count: u64) -> Vec<deepchess_core::shakmaty::Chess> {
+fn random_positions(count: u64) -> Vec<shakmaty::Chess> {
     (0..count).map(|seed| seeded::playout(8 + 3 * seed as usize, seed).pop().expect("a position").0).collect()
 }
 

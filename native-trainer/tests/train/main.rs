@@ -40,7 +40,7 @@ use deepchess_trainer::train::scalar::deep_pink::DeepPinkLearner;
 use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
 
 /// Material, White's minus Black's, in pawns (labels for the fixture only).
-fn balance(pos: &deepchess_core::shakmaty::Chess) -> i32 {
+fn balance(pos: &shakmaty::Chess) -> i32 {
     let value = |color: Color| -> i32 {
         [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
             .iter()
@@ -100,10 +100,13 @@ struct Fixture {
     data: std::path::PathBuf,
 }
 
+/// Writes a PGN file of so many games.
+type WritePgn = fn(&Path, u64);
+
 /// Takes the training turn and builds, in a fresh directory, the dataset of
 /// `games` games that `pgn` writes, sampled as `sampling` says (the
 /// default fixture, [`dataset`], without `pgn`).
-fn fixture(pgn: Option<(fn(&Path, u64), u64)>, sampling: Sampling) -> Fixture {
+fn fixture(pgn: Option<(WritePgn, u64)>, sampling: Sampling) -> Fixture {
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let data = match pgn {

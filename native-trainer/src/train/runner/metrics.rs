@@ -117,7 +117,7 @@ fn plot(path: &Path, rows: &[EpochRow], loss: &str) -> anyhow::Result<()> {
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
     let epochs = rows.len().max(1) as f64;
     let max_loss = rows.iter().map(|r| r.train_loss.max(r.val_loss)).fold(1e-6, f64::max);
-    let series = |area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    let series = |area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
                   title: &str,
                   range: std::ops::Range<f64>,
                   lines: [Line; 2]|
