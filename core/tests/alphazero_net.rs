@@ -161,9 +161,7 @@ fn the_file_keeps_every_bit_and_damage_is_a_typed_error() {
     huge[16..20].copy_from_slice(&512u32.to_le_bytes());
     huge.extend_from_slice(&0u32.to_le_bytes());
     assert!(matches!(AzNet::from_bytes(&huge), Err(WeightsError::Truncated { .. })));
-    let mut nan = bytes.clone();
-    let at = nan.len() - 4;
-    nan[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+    let nan = common::last_weight_nan(&bytes);
     assert!(matches!(AzNet::from_bytes(&nan), Err(WeightsError::BadAlphaZero { .. })));
 }
 

@@ -112,9 +112,7 @@ fn damaged_files_are_typed_errors() {
     width[20] ^= 1;
     assert!(matches!(LearnedNet::from_bytes(&width), Err(WeightsError::ArchHashMismatch { .. })));
     // A weight that is not a number.
-    let mut nan = bytes.clone();
-    let at = nan.len() - 4;
-    nan[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+    let nan = common::last_weight_nan(&bytes);
     assert!(matches!(LearnedNet::from_bytes(&nan), Err(WeightsError::BadLearned { .. })));
 }
 

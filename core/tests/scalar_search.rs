@@ -222,19 +222,7 @@ fn static_exchange() {
 #[test]
 fn slices_resume_exactly() {
     let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    let mut whole = net_search();
-    let (score, best) = run(&mut whole, &pos, &[], depth(6));
-    let nodes = whole.nodes();
-
-    let mut sliced = net_search();
-    sliced.start(pos.clone(), &[], depth(6));
-    let mut slices = 0;
-    while sliced.step(37, &mut |_| false) != Event::Finished {
-        slices += 1;
-    }
-    assert!(slices > 50, "{slices} slices");
-    assert_eq!(sliced.nodes(), nodes);
-    assert_eq!((sliced.lines().next().unwrap().score, sliced.best_move()), (score, best));
+    common::slices_resume_exactly(&mut net_search(), &mut net_search(), &pos, 6);
 }
 
 #[test]
@@ -253,11 +241,7 @@ fn should_stop_and_stop_keep_a_legal_move() {
     assert!(polls >= 19, "{polls} polls");
     assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
 
-    search.start(pos.clone(), &[], Limits::default());
-    assert_eq!(search.step(10, &mut |_| false), Event::Paused);
-    search.stop();
-    assert!(!search.is_running());
-    assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
+    common::stop_leaves_a_legal_move(&mut search, &pos);
 }
 
 #[test]

@@ -169,24 +169,7 @@ fn repetition_is_a_draw() {
 #[test]
 fn slices_resume_exactly() {
     let pos = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    let mut whole = net_search();
-    let (score, best) = run(&mut whole, &pos, &[], depth(4));
-    let nodes = whole.nodes();
-
-    let mut sliced = net_search();
-    sliced.start(pos.clone(), &[], depth(4));
-    let mut slices = 0;
-    loop {
-        slices += 1;
-        match sliced.step(37, &mut |_| false) {
-            Event::Finished => break,
-            Event::Paused | Event::Line => {}
-        }
-    }
-    let value = sliced.lines().next().unwrap().value.clone();
-    assert!(slices > 50, "{slices} slices");
-    assert_eq!(sliced.nodes(), nodes);
-    assert_eq!((sliced.score(&value), sliced.best_move()), (score, best));
+    common::slices_resume_exactly(&mut net_search(), &mut net_search(), &pos, 4);
 }
 
 #[test]
@@ -204,11 +187,7 @@ fn should_stop_and_stop_keep_a_legal_move() {
     assert!(polls >= 19, "{polls} polls");
     assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
 
-    search.start(pos.clone(), &[], Limits::default());
-    assert_eq!(search.step(10, &mut |_| false), Event::Paused);
-    search.stop();
-    assert!(!search.is_running());
-    assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
+    common::stop_leaves_a_legal_move(&mut search, &pos);
 }
 
 #[test]

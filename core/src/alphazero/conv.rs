@@ -17,6 +17,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::file::{FloatParams, Params};
 use crate::kernels::{self, Kernel};
 
 /// Squares on the board: the columns of every matrix product here.
@@ -37,23 +38,27 @@ pub struct Conv {
     pub weights: Vec<f32>,
 }
 
+impl FloatParams for Conv {
+    fn params(&self) -> Params<'_> {
+        Params {
+            fan_in: self.inputs * self.size * self.size,
+            outputs: self.outputs,
+            bias: &self.bias,
+            weights: &self.weights,
+        }
+    }
+}
+
 impl Conv {
     /// A convolution of zeros.
     pub fn zeros(inputs: usize, outputs: usize, size: usize) -> Conv {
         Conv { inputs, outputs, size, bias: vec![0.0; outputs], weights: vec![0.0; outputs * inputs * size * size] }
     }
 
-    /// Weights and biases, in file order: the bias, then the weights.
-    pub fn parameters(&self) -> impl Iterator<Item = &f32> {
-        self.bias.iter().chain(&self.weights)
-    }
-
-    /// Whether its tensors have its sizes and hold finite numbers.
+    /// Whether its kernel is 1 × 1 or 3 × 3 and its tensors have its sizes
+    /// and hold finite numbers.
     pub fn is_valid(&self) -> bool {
-        matches!(self.size, 1 | 3)
-            && self.bias.len() == self.outputs
-            && self.weights.len() == self.outputs * self.inputs * self.size * self.size
-            && self.parameters().all(|v| v.is_finite())
+        matches!(self.size, 1 | 3) && self.is_well_formed()
     }
 
     /// `out = conv(input)` (`inputs × 64` in, `outputs × 64` out), with

@@ -42,7 +42,10 @@ use crate::alphazero::conv::{Conv, SQUARES};
 use crate::alphazero::planes::Planes;
 use crate::alphazero::policy::POLICY_SIZE;
 use crate::arch::{AZ_MAX_BLOCKS, AZ_MAX_FILTERS, AZ_PLANES, AZ_POLICY_KINDS, AZ_VALUE_HIDDEN, az_arch_hash};
-use crate::file::{FileHeader, Format, Reader, WeightsError, write_description, write_u32};
+use crate::file::{
+    FileHeader, FloatParams, Format, Params, Reader, WeightsError, read_params, write_description, write_params,
+    write_u32,
+};
 use crate::kernels::{self, Kernel};
 
 /// The first four bytes of an AlphaZero network file.
@@ -61,6 +64,17 @@ pub struct AzDense {
     pub bias: Vec<f32>,
     /// `outputs × inputs` weights.
     pub weights: Vec<f32>,
+}
+
+impl FloatParams for AzDense {
+    fn params(&self) -> Params<'_> {
+        Params {
+            fan_in: self.weights.len() / self.bias.len().max(1),
+            outputs: self.bias.len(),
+            bias: &self.bias,
+            weights: &self.weights,
+        }
+    }
 }
 
 /// The network's layers, as the trainer exports them (batch norm folded).
@@ -119,13 +133,6 @@ impl AzLayers {
         self.input.outputs
     }
 
-    /// Every parameter, in file order.
-    pub fn parameters(&self) -> impl Iterator<Item = &f32> {
-        self.convs()
-            .flat_map(Conv::parameters)
-            .chain([&self.value_hidden, &self.value_out].into_iter().flat_map(|d| d.bias.iter().chain(&d.weights)))
-    }
-
     /// Whether these are the layers of `blocks × filters`, with finite values.
     fn check(&self) -> Result<(), WeightsError> {
         let bad = |reason| Err(WeightsError::BadAlphaZero { reason });
@@ -137,17 +144,15 @@ impl AzLayers {
         let same = |a: &Conv, &(inputs, outputs, size): &(usize, usize, usize)| {
             (a.inputs, a.outputs, a.size) == (inputs, outputs, size) && a.is_valid()
         };
-        let dense =
-            |a: &AzDense, inputs: usize, outputs: usize| a.bias.len() == outputs && a.weights.len() == inputs * outputs;
+        let dense = |a: &AzDense, inputs: usize, outputs: usize| {
+            a.bias.len() == outputs && a.weights.len() == inputs * outputs && a.is_well_formed()
+        };
         if self.convs().count() != shapes.len()
             || !self.convs().zip(&shapes).all(|(a, b)| same(a, b))
             || !dense(&self.value_hidden, SQUARES, AZ_VALUE_HIDDEN)
             || !dense(&self.value_out, AZ_VALUE_HIDDEN, 1)
         {
-            return bad("a layer's tensors do not have the architecture's sizes");
-        }
-        if !self.parameters().all(|v| v.is_finite()) {
-            return bad("a weight is not a finite number");
+            return bad("a layer's tensors do not have the architecture's sizes, or a weight is not a finite number");
         }
         Ok(())
     }
@@ -278,9 +283,11 @@ impl AzNet {
         write_u32(&mut out, self.blocks() as u32);
         write_u32(&mut out, self.filters() as u32);
         write_description(&mut out, &self.description);
-        for v in self.layers.parameters() {
-            out.extend_from_slice(&v.to_le_bytes());
+        for conv in self.layers.convs() {
+            write_params(&mut out, conv);
         }
+        write_params(&mut out, &self.layers.value_hidden);
+        write_params(&mut out, &self.layers.value_out);
         out
     }
 
@@ -300,12 +307,12 @@ impl AzNet {
         // so a short file that claims a large network costs nothing.
         let mut convs = Vec::new();
         for (inputs, outputs, size) in conv_shapes(blocks, filters) {
-            let bias = reader.f32s(outputs)?.collect();
-            let weights = reader.f32s(outputs * inputs * size * size)?.collect();
+            let (bias, weights) = read_params(&mut reader, outputs, inputs * size * size)?;
             convs.push(Conv { inputs, outputs, size, bias, weights });
         }
         let mut dense = |inputs: usize, outputs: usize| -> Result<AzDense, WeightsError> {
-            Ok(AzDense { bias: reader.f32s(outputs)?.collect(), weights: reader.f32s(outputs * inputs)?.collect() })
+            let (bias, weights) = read_params(&mut reader, outputs, inputs)?;
+            Ok(AzDense { bias, weights })
         };
         let (value_hidden, value_out) = (dense(SQUARES, AZ_VALUE_HIDDEN)?, dense(AZ_VALUE_HIDDEN, 1)?);
         reader.finish()?;

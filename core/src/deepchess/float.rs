@@ -15,7 +15,7 @@ use crate::deepchess::format::{FLOAT_FORMAT, Header};
 use crate::deepchess::quantize;
 use crate::deepchess::shape::Shape;
 use crate::file::error::WeightsError;
-use crate::file::{Reader, is_valid_cp_scale, read_cp_scale};
+use crate::file::{FloatParams, Params, Reader, is_valid_cp_scale, read_cp_scale};
 
 /// A fully connected float layer, weights stored one row per output.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +24,12 @@ pub struct FloatLayer {
     outputs: usize,
     weights: Vec<f32>,
     bias: Vec<f32>,
+}
+
+impl FloatParams for FloatLayer {
+    fn params(&self) -> Params<'_> {
+        Params { fan_in: self.inputs, outputs: self.outputs, bias: &self.bias, weights: &self.weights }
+    }
 }
 
 impl FloatLayer {

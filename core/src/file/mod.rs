@@ -9,11 +9,13 @@
 pub mod error;
 pub mod format;
 pub mod header;
+pub mod params;
 pub mod reader;
 
 pub use error::{UtilityDefect, WeightsError};
 pub use format::Format;
 pub use header::FileHeader;
+pub use params::{FloatParams, Params, read_params, write_params};
 pub use reader::{
     MAX_CP_SCALE, MAX_DESCRIPTION, Reader, is_valid_cp_scale, read_cp_scale, write_description, write_u32,
 };

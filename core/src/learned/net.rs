@@ -22,7 +22,10 @@ use alloc::vec::Vec;
 use shakmaty::{Chess, Color, Position};
 
 use crate::arch::{MAX_EVAL_CP, MAX_LAYERS, MAX_LEARNED_WIDTH, learned_arch_hash, padded};
-use crate::file::{FileHeader, Format, Reader, WeightsError, is_valid_cp_scale, write_description, write_u32};
+use crate::file::{
+    FileHeader, FloatParams, Format, Params, Reader, WeightsError, is_valid_cp_scale, read_params, write_description,
+    write_params, write_u32,
+};
 use crate::kernels::{self, Kernel};
 use crate::learned::inputs::InputKind;
 
@@ -131,6 +134,12 @@ pub struct LearnedLayer {
     pub weights: Vec<f32>,
 }
 
+impl FloatParams for LearnedLayer {
+    fn params(&self) -> Params<'_> {
+        Params { fan_in: self.inputs, outputs: self.outputs, bias: &self.bias, weights: &self.weights }
+    }
+}
+
 impl LearnedLayer {
     /// A layer of zeros.
     pub fn zeros(inputs: usize, outputs: usize, activation: Activation) -> LearnedLayer {
@@ -184,11 +193,8 @@ impl LearnedNet {
             if layer.outputs == 0 || layer.outputs > MAX_LEARNED_WIDTH {
                 return bad("a layer is empty or wider than 4096");
             }
-            if layer.bias.len() != layer.outputs || layer.weights.len() != layer.inputs * layer.outputs {
-                return bad("a layer's tensors do not have its sizes");
-            }
-            if layer.bias.iter().chain(&layer.weights).any(|v| !v.is_finite()) {
-                return bad("a weight is not a finite number");
+            if !layer.is_well_formed() {
+                return bad("a layer's tensors do not have its sizes, or a weight is not a finite number");
             }
             width = layer.outputs;
         }
@@ -350,9 +356,7 @@ impl LearnedNet {
         out.extend_from_slice(&self.cp_scale.to_le_bytes());
         write_description(&mut out, &self.description);
         for layer in &self.layers {
-            for v in layer.bias.iter().chain(&layer.weights) {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
+            write_params(&mut out, layer);
         }
         out
     }
@@ -398,8 +402,7 @@ impl LearnedNet {
         let mut parsed = Vec::with_capacity(count);
         for (outputs, code) in layers {
             let activation = Activation::ALL.into_iter().find(|a| a.code() == code).ok_or(bad("unknown activation"))?;
-            let bias = reader.f32s(outputs)?.collect();
-            let weights = reader.f32s(outputs * width)?.collect();
+            let (bias, weights) = read_params(&mut reader, outputs, width)?;
             parsed.push(LearnedLayer { inputs: width, outputs, activation, bias, weights });
             width = outputs;
         }

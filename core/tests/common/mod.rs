@@ -133,3 +133,43 @@ pub fn repetition_is_a_draw(mut run: impl FnMut(&Chess, &[u64]) -> (Score, Optio
     assert_ne!(uci(best), "a1b1");
     assert!(matches!(score, Score::Cp(cp) if cp > 0));
 }
+
+/// `stop` ends a search at once, leaving a legal move to play.
+pub fn stop_leaves_a_legal_move(search: &mut dyn Search, pos: &Chess) {
+    search.start(pos.clone(), &[], Limits::default());
+    assert_eq!(search.step(10, &mut |_| false), Event::Paused);
+    search.stop();
+    assert!(!search.is_running());
+    assert!(pos.legal_moves().contains(&search.best_move().unwrap()));
+}
+
+/// A search run in slices of 37 nodes gives what one run gives: the same
+/// nodes, move and last line (`whole` and `sliced` are two fresh searches
+/// of one kind).
+pub fn slices_resume_exactly(whole: &mut dyn Search, sliced: &mut dyn Search, pos: &Chess, depth: u32) {
+    let run = |search: &mut dyn Search, budget: u64| {
+        search.start(pos.clone(), &[], Limits { depth: Some(depth), ..Limits::default() });
+        let (mut slices, mut last) = (0, None);
+        loop {
+            slices += 1;
+            match search.step(budget, &mut |_| false) {
+                Event::Finished => return (slices, last),
+                Event::Line => last = search.report(pos),
+                Event::Paused => {}
+            }
+        }
+    };
+    let (_, line) = run(whole, u64::MAX);
+    let (slices, sliced_line) = run(sliced, 37);
+    assert!(slices > 50, "{slices} slices");
+    assert_eq!(sliced.nodes(), whole.nodes());
+    assert_eq!((sliced_line, sliced.best_move()), (line, whole.best_move()));
+}
+
+/// `bytes` with its last weight not a number.
+pub fn last_weight_nan(bytes: &[u8]) -> Vec<u8> {
+    let mut nan = bytes.to_vec();
+    let at = nan.len() - 4;
+    nan[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+    nan
+}

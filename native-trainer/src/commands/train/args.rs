@@ -1,6 +1,6 @@
 //! The argument groups every learner's arguments flatten ([`LearnerArgs`]):
-//! where and how a run goes ([`RunArgs`]), the optimizer's overrides
-//! ([`OptimArgs`]), the data's ([`DataArgs`]); and a network shape
+//! where and how a run goes ([`RunArgs`]) and the overrides of the shared
+//! configuration sections ([`OverrideArgs`]); and a network shape
 //! ([`ShapeArgs`]). Each applies
 //! itself to a configuration, so that a common flag is written once.
 
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use burn::config::Config;
 use deepchess_core::Shape;
 
-use crate::train::runner::config::DataConfig;
+use crate::train::runner::config::{DataConfig, MlpConfig};
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::epochs::{self, RunOptions};
 use crate::train::runner::learner::Learner;
@@ -77,9 +77,10 @@ impl RunArgs {
     }
 }
 
-/// Overrides of the preset's optimizer section, which every learner has.
+/// Overrides of the preset's optimizer and data sections, which every
+/// learner has.
 #[derive(clap::Args)]
-pub struct OptimArgs {
+pub struct OverrideArgs {
     /// Override the preset's epochs (of Pos2Vec: per layer; of a
     /// distillation: of the outputs phase).
     #[arg(long, visible_alias = "epochs-per-layer")]
@@ -97,22 +98,6 @@ pub struct OptimArgs {
     /// Override the preset's L2 weight decay.
     #[arg(long)]
     weight_decay: Option<f64>,
-}
-
-impl OptimArgs {
-    /// Writes the overrides given into `optim`.
-    pub(super) fn apply(&self, optim: &mut OptimConfig) {
-        set(&mut optim.epochs, self.epochs);
-        set(&mut optim.batch_size, self.batch_size);
-        set(&mut optim.learning_rate, self.learning_rate);
-        set(&mut optim.optimizer, self.optimizer);
-        set(&mut optim.weight_decay, self.weight_decay);
-    }
-}
-
-/// Overrides of the preset's data section, which every learner has.
-#[derive(clap::Args)]
-pub struct DataArgs {
     /// Override the preset's items per epoch: pairs, positions, triplets or
     /// TD steps, as the learner takes them.
     #[arg(
@@ -123,33 +108,39 @@ pub struct DataArgs {
     /// Override the preset's seed (items, their order, initial weights).
     #[arg(long)]
     seed: Option<u64>,
-}
-
-impl DataArgs {
-    /// Writes the overrides given into `data`.
-    pub(super) fn apply(&self, data: &mut DataConfig) {
-        set(&mut data.per_epoch, self.per_epoch);
-        set(&mut data.seed, self.seed);
-    }
+    /// Override the preset's hidden widths of a learner's perceptron (Deep
+    /// Pink's paper: three of 2,048; the DBN's: 100,100,100; NeuroChess:
+    /// Thrun's 165); the DeepChess learners' shapes are their own flags.
+    #[arg(long, value_delimiter = ',')]
+    hidden: Option<Vec<usize>>,
 }
 
 /// What every learner's arguments flatten: where and how the run goes,
-/// and the overrides of its optimizer and data sections.
+/// and the overrides of its configuration's shared sections.
 #[derive(clap::Args)]
 pub struct LearnerArgs {
     #[command(flatten)]
     pub(super) run: RunArgs,
     #[command(flatten)]
-    optim: OptimArgs,
-    #[command(flatten)]
-    data: DataArgs,
+    overrides: OverrideArgs,
 }
 
 impl LearnerArgs {
     /// Writes the overrides given into the configuration's sections.
     pub(super) fn apply(&self, optim: &mut OptimConfig, data: &mut DataConfig) {
-        self.optim.apply(optim);
-        self.data.apply(data);
+        let o = &self.overrides;
+        set(&mut optim.epochs, o.epochs);
+        set(&mut optim.batch_size, o.batch_size);
+        set(&mut optim.learning_rate, o.learning_rate);
+        set(&mut optim.optimizer, o.optimizer);
+        set(&mut optim.weight_decay, o.weight_decay);
+        set(&mut data.per_epoch, o.per_epoch);
+        set(&mut data.seed, o.seed);
+    }
+
+    /// Writes the hidden widths given into a perceptron's section.
+    pub(super) fn apply_hidden(&self, model: &mut MlpConfig) {
+        set(&mut model.hidden, self.overrides.hidden.clone());
     }
 }
 

@@ -1,8 +1,8 @@
 //! `deepchess train …` (features `flex` or `wgpu`).
 //!
-//! Every learner's arguments flatten the groups they share ([`RunArgs`]:
-//! where and how; [`OptimArgs`]: epochs, batch, learning rate, optimizer;
-//! [`DataArgs`]: items per epoch and seed), each of which applies itself to
+//! Every learner's arguments flatten what they share ([`LearnerArgs`]:
+//! where and how the run goes; epochs, batch, learning rate, optimizer,
+//! items per epoch, seed, a perceptron's widths), which applies itself to
 //! the preset's configuration (`apply`), so that a common flag is written
 //! once; what is left per learner is its own.
 
@@ -14,7 +14,7 @@ use deepchess_core::{Network, Shape, format};
 mod args;
 
 use args::set;
-pub use args::{DataArgs, LearnerArgs, OptimArgs, RunArgs, ShapeArgs};
+pub use args::{LearnerArgs, OverrideArgs, RunArgs, ShapeArgs};
 
 use crate::data::{Dataset, LabelOptions, Labels};
 use crate::train::alphazero::self_play::AzSelfPlayLearner;
@@ -146,9 +146,6 @@ pub struct DbnArgs {
     /// `smoke` for tests, `quick` for this machine, `paper` (the paper's schedule).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
-    /// Override the hidden widths (the paper's: 100,100,100; also 400,200,100 and 600,400,200,100).
-    #[arg(long, value_delimiter = ',')]
-    hidden: Option<Vec<usize>>,
     /// Override the RBM epochs per layer.
     #[arg(long)]
     pretrain_epochs: Option<usize>,
@@ -165,9 +162,6 @@ pub struct DeepPinkArgs {
     /// `smoke` for tests, `quick` (256 wide) for this machine, `paper` (2,048 wide).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
-    /// Override the preset's hidden widths (three for Deep Pink's shape).
-    #[arg(long, value_delimiter = ',')]
-    hidden: Option<Vec<usize>>,
     /// Override κ, the weight of f(p) = −f(q).
     #[arg(long)]
     kappa: Option<f64>,
@@ -213,9 +207,6 @@ pub struct NeuroChessArgs {
     /// `smoke` for tests, `quick` (256-32) for this machine, `paper` (Thrun's 165 hidden units).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
-    /// Override the preset's hidden widths.
-    #[arg(long, value_delimiter = ',')]
-    hidden: Option<Vec<usize>>,
     /// Override the preset's self-play games per epoch (0: expert games only).
     #[arg(long)]
     self_play_games: Option<usize>,
@@ -419,7 +410,7 @@ fn run_siamese(args: &SiameseArgs) -> anyhow::Result<()> {
 fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
     let mut config = preset::deep_pink(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
-    set(&mut config.model.hidden, args.hidden.clone());
+    args.common.apply_hidden(&mut config.model);
     set(&mut config.kappa, args.kappa);
     let rows = args.common.run.train(config, DeepPinkLearner::new)?;
     let figure =
@@ -451,7 +442,7 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
 fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
     let mut config = preset::neurochess(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
-    set(&mut config.model.hidden, args.hidden.clone());
+    args.common.apply_hidden(&mut config.model);
     set(&mut config.self_play.games, args.self_play_games);
     set(&mut config.self_play.nodes, args.self_play_nodes);
     set(&mut config.gamma, args.gamma);
@@ -469,7 +460,7 @@ fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
 fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
     let mut config = preset::dbn(args.preset, args.approach);
     args.common.apply(&mut config.optim, &mut config.data);
-    set(&mut config.model.hidden, args.hidden.clone());
+    args.common.apply_hidden(&mut config.model);
     set(&mut config.pretrain.optim.epochs, args.pretrain_epochs);
     set(&mut config.dropout, args.dropout.map(|d| d.clamp(0.0, 0.9)));
     let rows = args.common.run.train(config, DbnLearner::new)?;
