@@ -25,6 +25,7 @@ use crate::search::history::{History, has_non_pawn_material};
 use crate::search::ordering::is_tactical;
 use crate::search::progress::{Progress, PvLine};
 use crate::search::scalar::evaluator::Evaluator;
+use crate::search::scalar::pruning::{late_move_limit, late_move_reduction};
 use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, score_for_uci};
 use crate::search::score::Score;
@@ -455,19 +456,6 @@ impl<E: Evaluator> ScalarSearch<E> {
             self.resume(score, &[]);
         }
     }
-}
-
-/// How many quiet moves a node at `depth` searches before pruning the rest.
-fn late_move_limit(depth: i32, pv_node: bool) -> usize {
-    let limit = 3 + depth * depth;
-    (if pv_node { limit * 2 } else { limit }) as usize
-}
-
-/// The late-move reduction of the `searched`-th move at `depth`:
-/// `ln(depth) · ln(moves) / 2`, rounded down.
-fn late_move_reduction(depth: i32, searched: usize) -> i32 {
-    let value = libm::logf(depth as f32) * libm::logf(searched as f32 + 1.0) / 2.0;
-    value as i32
 }
 
 impl<E: Evaluator> Sliced for ScalarSearch<E> {

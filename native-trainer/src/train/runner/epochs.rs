@@ -57,11 +57,11 @@ pub fn run_learner<C: burn::config::Config, L: Learner>(
 ) -> anyhow::Result<Vec<EpochRow>> {
     let run = RunDir::create(out)?;
     let config = run.config(config, options.resume)?;
-    train(&new(config, data, device, options.quiet)?, &run, options)
+    run_epochs(&new(config, data, device, options.quiet)?, &run, options)
 }
 
 /// Trains (or resumes) `learner` in `run`. Returns every epoch's metrics.
-pub fn train<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> anyhow::Result<Vec<EpochRow>> {
+pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> anyhow::Result<Vec<EpochRow>> {
     let phases = learner.phases();
     let total: usize = phases.iter().map(|p| p.optim.epochs).sum();
     let state = if options.resume { run.state()? } else { None };
