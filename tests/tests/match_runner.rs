@@ -69,15 +69,21 @@ fn crashes_and_illegal_moves_lose_and_the_match_goes_on() {
         &fake("--name Crashy --crash-after 3"),
         &["--games", "4", "--movetime", "5", "--max-plies", "100"],
     );
-    assert!(summary.contains("W/D/L           : 4 / 0 / 0"), "{summary}");
+    // The opponent's crashes are its forfeits: wins, but left out of the score.
+    assert!(summary.contains("W/D/L           : 0 / 0 / 0"), "{summary}");
+    assert!(summary.contains("their forfeits  : 4 (crashes 4, on time 0, illegal moves 0)"), "{summary}");
+    assert!(summary.contains("with forfeits   : +4 =0 -0"), "{summary}");
     assert!(summary.contains("engine failures : 4"), "{summary}");
     assert_eq!(pgn.matches("failed: Crashy exited").count(), 4, "{pgn}");
 
     let (summary, pgn) =
         run_match(&fake("--name Alpha"), &fake("--name Liar --illegal-after 2"), &["--games", "2", "--movetime", "5"]);
-    // The illegal move comes in the first game; the second is random play.
-    let wins: u32 = summary.split("W/D/L           : ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-    assert!(wins >= 1, "{summary}");
+    // The illegal move comes in the first game (left out of the score); the
+    // second is random play.
+    assert!(summary.contains("their forfeits  : 1 (crashes 0, on time 0, illegal moves 1)"), "{summary}");
+    let line = summary.lines().find_map(|l| l.strip_prefix("W/D/L           : ")).unwrap();
+    let counted: u32 = line.split(" / ").map(|n| n.trim().parse::<u32>().unwrap()).sum();
+    assert_eq!(counted, 1, "{summary}");
     // The PGN writer turns the description's double quotes into single ones.
     assert!(pgn.contains("illegal move 'a1a1'"), "{pgn}");
 }
@@ -86,8 +92,51 @@ fn crashes_and_illegal_moves_lose_and_the_match_goes_on() {
 fn a_hung_engine_loses_on_its_move() {
     let (summary, pgn) =
         run_match(&fake("--name Alpha"), &fake("--name Sleepy --hang-after 1"), &["--games", "1", "--movetime", "20"]);
-    assert!(summary.contains("W/D/L           : 1 / 0 / 0"), "{summary}");
+    // A hang is the opponent's forfeit: its loss, left out of the score.
+    assert!(summary.contains("their forfeits  : 1 (crashes 1, on time 0, illegal moves 0)"), "{summary}");
+    assert!(summary.contains("with forfeits   : +1 =0 -0"), "{summary}");
     assert!(pgn.contains("did not answer"), "{pgn}");
+}
+
+#[test]
+fn time_losses_and_our_own_forfeits_are_counted_apart() {
+    // The opponent overruns a 1 s clock from its third move on: each game
+    // is its loss on time, left out of the score.
+    let (summary, _) = run_match(
+        &fake("--name Alpha"),
+        &fake("--name Sloth --slow-after 2 --slow-ms 600"),
+        &["--games", "2", "--tc", "1+0", "--max-plies", "100"],
+    );
+    assert!(summary.contains("their forfeits  : 2 (crashes 0, on time 2, illegal moves 0)"), "{summary}");
+    assert!(summary.contains("W/D/L           : 0 / 0 / 0"), "{summary}");
+    assert!(summary.contains("Elo difference  : none (no game counted)"), "{summary}");
+
+    // Our own crashes are our losses, and count.
+    let (summary, _) = run_match(
+        &fake("--name Crashy --crash-after 3"),
+        &fake("--name Beta"),
+        &["--games", "2", "--movetime", "5", "--max-plies", "100"],
+    );
+    assert!(summary.contains("our forfeits    : 2 (crashes 2, on time 0, illegal moves 0)"), "{summary}");
+    assert!(summary.contains("W/D/L           : 0 / 0 / 2"), "{summary}");
+    assert!(summary.contains("their forfeits  : 0 (crashes 0, on time 0, illegal moves 0)"), "{summary}");
+}
+
+#[test]
+fn the_sprt_stops_the_match_when_it_decides() {
+    // Our engine crashes in every game: two lost pairs accept H0 at 0,5
+    // (LLR −7.74 ≤ −2.94), and no further game starts (one may have
+    // started while the fourth was being counted: its pair stays open).
+    let (summary, pgn) = run_match(
+        &fake("--name Crashy --crash-after 3"),
+        &fake("--name Beta"),
+        &["--games", "20", "--movetime", "5", "--sprt", "0,5"],
+    );
+    assert!(summary.contains("after 2 pairs [2, 0, 0, 0, 0]: H0 accepted (at most +0)"), "{summary}");
+    assert!(summary.contains("LLR -7.74 in [-2.94, 2.94]"), "{summary}");
+    let games = pgn.matches("[Event ").count();
+    assert!(games == 4 || games == 5, "{games} games: {summary}");
+    assert!(summary.contains(&format!("DeepChess vs Beta: {games} games")), "{summary}");
 }
 
 #[test]

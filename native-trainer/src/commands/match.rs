@@ -14,11 +14,13 @@ use anyhow::Context;
 use deepchess_core::shakmaty::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::data::GameResult;
 use crate::play::engine::{Engine, Protocol};
 use crate::play::game::{self, PlayedGame, TimeControl};
 use crate::play::match_log::{self, MatchLog};
 use crate::play::openings;
-use crate::play::stats::Score;
+use crate::play::sprt::{Pairs, Sprt, Verdict};
+use crate::play::stats::{Forfeit, Tally};
 
 /// Arguments of `deepchess match`.
 #[derive(clap::Args)]
@@ -73,6 +75,12 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Stop when the sequential probability ratio test of H₀: elo ≤ elo0
+    /// against H₁: elo ≥ elo1 (logistic Elo, α = β = 0.05) decides, its
+    /// log-likelihood ratio taken over game pairs (pentanomial), e.g. `0,5`;
+    /// `--games` is then the most it plays.
+    #[arg(long)]
+    sprt: Option<String>,
 }
 
 /// One finished game of the match.
@@ -121,10 +129,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         _ => Vec::new(),
     };
     let mut done = vec![false; args.games];
-    let mut score = Score::default();
+    let mut tally = Tally::default();
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let mut pairs = Pairs::new(args.games);
+    let mut verdict = Verdict::Continue;
     // Game 1 has us as White: the opponent is whichever side we are not.
     let mut them: Option<String> = None;
-    let mut failures = 0;
     for game in &logged {
         anyhow::ensure!(
             game.index < args.games && !done[game.index],
@@ -139,9 +149,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             tc.pgn_tag()
         );
         done[game.index] = true;
-        score.add(game.result, game.index % 2 == 0);
+        tally.add(game.result, game.index % 2 == 0, game.forfeit);
+        pairs.record(game.index, points(game.result, game.index % 2 == 0, game.forfeit));
         them.get_or_insert_with(|| game.names[usize::from(game.index % 2 == 0)].clone());
-        failures += usize::from(game.engine_failure);
     }
     let todo: Vec<usize> = (0..args.games).filter(|&i| !done[i]).collect();
     let mut log = args.pgn.as_deref().map(|path| MatchLog::open(path, args.resume)).transpose()?;
@@ -186,7 +196,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         drop(tx);
         for message in rx {
             let done = message?;
-            score.add(done.game.result, done.ours_white);
+            let forfeit = done.game.termination.forfeit();
+            tally.add(done.game.result, done.ours_white, forfeit);
+            pairs.record(done.index, points(done.game.result, done.ours_white, forfeit));
+            if let Some(sprt) = &sprt
+                && verdict == Verdict::Continue
+            {
+                verdict = sprt.verdict(&pairs.pentanomial());
+                if verdict != Verdict::Continue {
+                    // No new game starts; the ones under way finish and count.
+                    next.store(todo.len(), Ordering::SeqCst);
+                }
+            }
             if let Some(log) = &mut log {
                 let tags = [
                     ("Event", "deepchess match".to_string()),
@@ -199,28 +220,69 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 log.append(&game::pgn(&done.game, &tags))?;
             }
             progress.inc(1);
-            progress.set_message(score.to_string());
+            progress.set_message(tally.headline.to_string());
             them.get_or_insert_with(|| done.names[usize::from(done.ours_white)].clone());
             finished.push(done);
         }
         Ok(())
     })?;
     progress.finish_and_clear();
-    anyhow::ensure!(finished.len() == todo.len(), "only {} of {} games finished", finished.len(), todo.len());
+    anyhow::ensure!(
+        finished.len() == todo.len() || verdict != Verdict::Continue,
+        "only {} of {} games finished",
+        finished.len(),
+        todo.len()
+    );
 
     let them = them.unwrap_or_else(|| args.engine.clone());
-    let terminations = failures + finished.iter().filter(|f| f.game.termination.failed_side().is_some()).count();
-    println!("DeepChess vs {them}: {} games, {}", score.games(), tc.pgn_tag());
+    let score = tally.headline;
+    println!("DeepChess vs {them}: {} games, {}", tally.all.games(), tc.pgn_tag());
     println!("W/D/L           : {} / {} / {}", score.wins, score.draws, score.losses);
     println!("score           : {:.1}%", 100.0 * score.fraction());
     match score.elo() {
         Some(elo) => println!("Elo difference  : {:+.0} (95%: {:+.0} to {:+.0})", elo.diff, elo.lower, elo.upper),
+        None if score.games() == 0 => println!("Elo difference  : none (no game counted)"),
         None => println!("Elo difference  : unbounded (all games {})", if score.wins > 0 { "won" } else { "lost" }),
     }
     println!("LOS             : {:.1}%", 100.0 * score.los());
-    println!("engine failures : {terminations}");
+    println!("their forfeits  : {} (wins left out of the score above)", tally.theirs);
+    println!("our forfeits    : {} (losses counted above)", tally.ours);
+    println!("with forfeits   : {}", tally.all);
+    println!("engine failures : {}", tally.theirs.crashes + tally.ours.crashes);
+    if let Some(sprt) = &sprt {
+        let counts = pairs.pentanomial();
+        let (lower, upper) = sprt.bounds();
+        let decision = match verdict {
+            Verdict::H1 => format!("H1 accepted (at least {:+})", sprt.elo1),
+            Verdict::H0 => format!("H0 accepted (at most {:+})", sprt.elo0),
+            Verdict::Continue => "no decision yet".to_string(),
+        };
+        println!(
+            "SPRT            : elo0 {:+}, elo1 {:+} (logistic), alpha {} beta {}: LLR {:.2} in [{lower:.2}, {upper:.2}] after {} pairs {:?}: {decision}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.llr(&counts),
+            counts.pairs(),
+            counts.0
+        );
+    }
     if let Some(path) = &args.pgn {
         println!("games           : {}", path.display());
     }
     Ok(())
+}
+
+/// Our points in a game (`None` for the opponent's forfeit, which the SPRT
+/// leaves out as the score does).
+fn points(result: GameResult, ours_white: bool, forfeit: Option<(Color, Forfeit)>) -> Option<f64> {
+    if forfeit.is_some_and(|(side, _)| (side == Color::White) != ours_white) {
+        return None;
+    }
+    Some(match (result, ours_white) {
+        (GameResult::Draw, _) => 0.5,
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 1.0,
+        _ => 0.0,
+    })
 }

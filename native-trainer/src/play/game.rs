@@ -11,6 +11,7 @@ use deepchess_core::uci::uci_move;
 
 use crate::data::GameResult;
 use crate::play::engine::{Engine, GoLimit};
+use crate::play::stats::Forfeit;
 
 /// How long each side may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,6 +88,17 @@ impl Termination {
             Termination::IllegalMove(c, m) => format!("illegal move {m:?} by {}", side(c)),
             Termination::EngineFailure(c, why) => format!("{} failed: {why}", side(c)),
             Termination::TimeForfeit(c) => format!("{} lost on time", side(c)),
+        }
+    }
+
+    /// The side that lost by forfeit (a crash or hang, the clock, an
+    /// illegal move) and how, if the game ended so.
+    pub fn forfeit(&self) -> Option<(Color, Forfeit)> {
+        match self {
+            Termination::EngineFailure(c, _) => Some((*c, Forfeit::Crash)),
+            Termination::TimeForfeit(c) => Some((*c, Forfeit::Time)),
+            Termination::IllegalMove(c, _) => Some((*c, Forfeit::Illegal)),
+            _ => None,
         }
     }
 

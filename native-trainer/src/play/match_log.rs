@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use pgn_reader::{RawTag, Reader, Skip, Visitor};
 
+use deepchess_core::shakmaty::Color;
+
 use crate::data::GameResult;
+use crate::play::stats::Forfeit;
 
 /// A game read back from a match log.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,9 +27,11 @@ pub struct Logged {
     pub names: [String; 2],
     /// Its `TimeControl` tag.
     pub time_control: String,
-    /// Whether an engine failed in it (`Termination "White failed: …"`, as
-    /// `Termination::describe` writes it).
-    pub engine_failure: bool,
+    /// The side that forfeited it and how, read from its `Termination` tag
+    /// as [`Termination::describe`](crate::play::game::Termination::describe)
+    /// writes it (`White failed: …`, `Black lost on time`, `illegal move …
+    /// by White`).
+    pub forfeit: Option<(Color, Forfeit)>,
 }
 
 /// The file the games go to.
@@ -130,9 +135,22 @@ impl Visitor for TagReader {
             Some("1/2-1/2") => GameResult::Draw,
             other => anyhow::bail!("game {round} has no result ({other:?})"),
         };
-        let engine_failure = ["White failed: ", "Black failed: "].iter().any(|p| tags.termination.starts_with(p));
-        Ok(Logged { index, result, names: [tags.white, tags.black], time_control: tags.time_control, engine_failure })
+        let forfeit = forfeit(&tags.termination);
+        Ok(Logged { index, result, names: [tags.white, tags.black], time_control: tags.time_control, forfeit })
     }
+}
+
+/// The forfeit a `Termination` tag describes, if any.
+fn forfeit(termination: &str) -> Option<(Color, Forfeit)> {
+    let side = |name: &str| if name == "White" { Color::White } else { Color::Black };
+    if let Some((name, _)) = termination.split_once(" failed: ") {
+        return Some((side(name), Forfeit::Crash));
+    }
+    if let Some(name) = termination.strip_suffix(" lost on time") {
+        return Some((side(name), Forfeit::Time));
+    }
+    let name = termination.strip_prefix("illegal move ")?.rsplit_once(" by ")?.1;
+    Some((side(name), Forfeit::Illegal))
 }
 
 #[cfg(test)]
@@ -162,8 +180,11 @@ mod tests {
         assert_eq!(summary, [(1, GameResult::BlackWins), (0, GameResult::Draw), (2, GameResult::WhiteWins)]);
         assert_eq!(games[0].names, ["A".to_string(), "B".to_string()]);
         assert_eq!(games[0].time_control, "10+0.1");
-        let failures: Vec<_> = games.iter().map(|g| g.engine_failure).collect();
-        assert_eq!(failures, [true, false, false]);
+        let forfeits: Vec<_> = games.iter().map(|g| g.forfeit).collect();
+        assert_eq!(forfeits, [Some((Color::White, Forfeit::Crash)), None, None]);
+        assert_eq!(forfeit("Black lost on time"), Some((Color::Black, Forfeit::Time)));
+        assert_eq!(forfeit("illegal move 'a1a1' by White"), Some((Color::White, Forfeit::Illegal)));
+        assert_eq!(forfeit("checkmate"), None);
 
         // A new (not resumed) log starts empty.
         drop(MatchLog::open(&path, false).unwrap());

@@ -5,6 +5,7 @@ pub mod engine;
 pub mod game;
 pub mod match_log;
 pub mod openings;
+pub mod sprt;
 pub mod stats;
 pub mod uci;
 pub mod xboard;

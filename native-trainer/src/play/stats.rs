@@ -1,7 +1,9 @@
 //! Match arithmetic: score, Elo difference with a 95% interval, likelihood
-//! of superiority (the formulas cutechess and BayesElo users know).
+//! of superiority (the formulas cutechess and BayesElo users know), and the
+//! match's tally with forfeits apart ([`Tally`]).
 
-/// Wins, draws and losses from the first player's point of view.
+use deepchess_core::shakmaty::Color;
+
 use crate::data::GameResult;
 
 /// A match's games won, drawn and lost, from one side.
@@ -92,5 +94,100 @@ impl std::fmt::Display for Score {
             None => write!(f, ", Elo {}", if self.fraction() >= 1.0 { "+inf" } else { "-inf" })?,
         }
         write!(f, ", LOS {:.1}%", 100.0 * self.los())
+    }
+}
+
+/// How a game was lost by forfeit rather than played to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    /// The engine crashed, quit or stopped answering.
+    Crash,
+    /// The engine ran out of time.
+    Time,
+    /// The engine sent an illegal or malformed move.
+    Illegal,
+}
+
+/// Forfeits by kind: crashes, time losses, illegal moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Forfeits {
+    /// Crashes, exits and hangs.
+    pub crashes: u32,
+    /// Losses on time.
+    pub time: u32,
+    /// Illegal moves.
+    pub illegal: u32,
+}
+
+impl Forfeits {
+    fn add(&mut self, forfeit: Forfeit) {
+        *match forfeit {
+            Forfeit::Crash => &mut self.crashes,
+            Forfeit::Time => &mut self.time,
+            Forfeit::Illegal => &mut self.illegal,
+        } += 1;
+    }
+
+    /// All of them.
+    pub fn total(&self) -> u32 {
+        self.crashes + self.time + self.illegal
+    }
+}
+
+impl std::fmt::Display for Forfeits {
+    /// `3 (crashes 1, on time 2, illegal moves 0)`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (crashes {}, on time {}, illegal moves {})", self.total(), self.crashes, self.time, self.illegal)
+    }
+}
+
+/// A match from our side. The headline score leaves out the games the
+/// opponent forfeited (its crashes, time losses and illegal moves say
+/// nothing of our strength); our own forfeits stay in it as losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Every game that was played to its end or that we forfeited.
+    pub headline: Score,
+    /// Every game, the opponent's forfeits included.
+    pub all: Score,
+    /// The opponent's forfeits (our wins, left out of the headline).
+    pub theirs: Forfeits,
+    /// Our forfeits (our losses, counted in the headline).
+    pub ours: Forfeits,
+}
+
+impl Tally {
+    /// Counts one game: its result, whether we had White, and the side
+    /// that forfeited it and how, if one did.
+    pub fn add(&mut self, result: GameResult, ours_white: bool, forfeit: Option<(Color, Forfeit)>) {
+        self.all.add(result, ours_white);
+        match forfeit {
+            Some((side, how)) if (side == Color::White) != ours_white => self.theirs.add(how),
+            Some((_, how)) => {
+                self.ours.add(how);
+                self.headline.add(result, ours_white);
+            }
+            None => self.headline.add(result, ours_white),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opponents_forfeits_are_left_out_and_ours_count() {
+        let mut tally = Tally::default();
+        // We are White: a win, the opponent's crash, its time loss, our crash.
+        tally.add(GameResult::WhiteWins, true, None);
+        tally.add(GameResult::WhiteWins, true, Some((Color::Black, Forfeit::Crash)));
+        tally.add(GameResult::BlackWins, false, Some((Color::White, Forfeit::Time)));
+        tally.add(GameResult::BlackWins, true, Some((Color::White, Forfeit::Crash)));
+        assert_eq!(tally.headline, Score { wins: 1, draws: 0, losses: 1 });
+        assert_eq!(tally.all, Score { wins: 3, draws: 0, losses: 1 });
+        assert_eq!(tally.theirs, Forfeits { crashes: 1, time: 1, illegal: 0 });
+        assert_eq!(tally.ours, Forfeits { crashes: 1, time: 0, illegal: 0 });
+        assert_eq!(tally.theirs.to_string(), "2 (crashes 1, on time 1, illegal moves 0)");
     }
 }

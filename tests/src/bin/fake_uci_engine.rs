@@ -1,8 +1,9 @@
 //! A fake UCI engine for the match runner's tests: plays random legal moves
 //! at once, and can be told to crash, hang or send an illegal move.
 //!
-//! `fake_uci_engine [--name N] [--seed S] [--crash-after K] [--hang-after K] [--illegal-after K]`
-//! (K counts the `go` commands this process has answered).
+//! `fake_uci_engine [--name N] [--seed S] [--crash-after K] [--hang-after K] [--illegal-after K]
+//! [--slow-after K --slow-ms MS]` (K counts the `go` commands this process has answered; from the
+//! K-th on, a slow engine waits MS milliseconds before each answer, so that it overruns a clock).
 //!
 //! With `--xboard` it speaks the xboard protocol instead, as Phalanx does:
 //! features up to `done=1`, `ping`/`pong`, `new`, `force`, moves, `go`, and
@@ -47,6 +48,9 @@ fn main() {
                 }
                 if number("--hang-after") == Some(answered) {
                     std::thread::sleep(std::time::Duration::from_secs(3600));
+                }
+                if number("--slow-after").is_some_and(|k| answered >= k) {
+                    std::thread::sleep(std::time::Duration::from_millis(number("--slow-ms").unwrap_or(1000)));
                 }
                 let best = if number("--illegal-after") == Some(answered) {
                     "a1a1".to_string()
