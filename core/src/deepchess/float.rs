@@ -241,7 +241,7 @@ impl FloatNetwork {
     /// Reads a float network file written by [`to_float_bytes`](Self::to_float_bytes).
     pub fn from_float_bytes(bytes: &[u8]) -> Result<FloatNetwork, WeightsError> {
         let mut reader = Reader::new(bytes);
-        let header = Header::read_as(&mut reader, FLOAT_FORMAT)?;
+        let header = Header::read_as(&mut reader, &FLOAT_FORMAT)?;
         let mut net = FloatNetwork::zeros(&header.shape);
         net.description = header.description;
         for layer in net.tower.iter_mut().chain(&mut net.head).chain(&mut net.utility) {

@@ -79,14 +79,13 @@ pub struct Header {
 impl Header {
     /// Reads and checks the header: magic, version, shape, hash, description.
     pub fn read(reader: &mut Reader<'_>) -> Result<Header, WeightsError> {
-        Header::read_as(reader, FORMAT)
+        Header::read_as(reader, &FORMAT)
     }
 
     /// [`read`](Self::read) for a file of `format` ([`FORMAT`] or
     /// [`FLOAT_FORMAT`]).
-    pub fn read_as(reader: &mut Reader<'_>, format: Format) -> Result<Header, WeightsError> {
-        let accepted: &'static [Format] = if format == FLOAT_FORMAT { &[FLOAT_FORMAT] } else { &[FORMAT] };
-        let FileHeader { version, hash, .. } = FileHeader::read(reader, accepted)?;
+    pub fn read_as(reader: &mut Reader<'_>, format: &'static Format) -> Result<Header, WeightsError> {
+        let FileHeader { version, hash, .. } = FileHeader::read(reader, core::slice::from_ref(format))?;
         let tower = read_widths(reader)?;
         let head = read_widths(reader)?;
         let utility = match version {

@@ -22,7 +22,6 @@ use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
 use crate::search::factory::{self, SearchChoice, SearchOption};
-
 use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, info_line, stats_line, step_for};
 use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
@@ -154,11 +153,10 @@ impl UciEngine {
 
     /// Builds the search again if the options now name another one.
     fn rebuild_if_changed(&mut self) {
-        let Some(weights) = self.weights.take() else { return };
-        if self.search_kind() != Some(factory::playable(&weights, self.options.choice)) {
-            self.set_weights(weights);
-        } else {
-            self.weights = Some(weights);
+        if let Some(weights) = &self.weights
+            && self.search_kind() != Some(factory::playable(weights, self.options.choice))
+        {
+            self.search = Some(factory::build(weights, self.options.choice, self.options.hash_mb));
         }
     }
 

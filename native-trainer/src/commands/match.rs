@@ -20,7 +20,7 @@ use crate::play::game::{self, PlayedGame, TimeControl};
 use crate::play::match_log::{self, MatchLog};
 use crate::play::openings;
 use crate::play::sprt::{Pairs, Sprt, Verdict};
-use crate::play::stats::{Forfeit, Tally};
+use crate::play::stats::{self, Forfeit, Tally};
 
 /// Arguments of `deepchess match`.
 #[derive(clap::Args)]
@@ -277,12 +277,5 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// Our points in a game (`None` for the opponent's forfeit, which the SPRT
 /// leaves out as the score does).
 fn points(result: GameResult, ours_white: bool, forfeit: Option<(Color, Forfeit)>) -> Option<f64> {
-    if forfeit.is_some_and(|(side, _)| (side == Color::White) != ours_white) {
-        return None;
-    }
-    Some(match (result, ours_white) {
-        (GameResult::Draw, _) => 0.5,
-        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 1.0,
-        _ => 0.0,
-    })
+    (!stats::opponent_forfeited(forfeit, ours_white)).then(|| stats::points(result, ours_white))
 }

@@ -102,12 +102,23 @@ impl Termination {
         }
     }
 
-    /// Whether a side's engine must be restarted.
+    /// Whether a side's engine must be restarted: one that crashed or hung.
     pub fn failed_side(&self) -> Option<Color> {
-        match self {
-            Termination::EngineFailure(c, _) => Some(*c),
-            _ => None,
+        self.forfeit().filter(|&(_, how)| how == Forfeit::Crash).map(|(side, _)| side)
+    }
+
+    /// The forfeit a PGN `Termination` tag describes, as
+    /// [`describe`](Self::describe) writes it, if any.
+    pub fn forfeit_in(termination: &str) -> Option<(Color, Forfeit)> {
+        let side = |name: &str| if name == "White" { Color::White } else { Color::Black };
+        if let Some((name, _)) = termination.split_once(" failed: ") {
+            return Some((side(name), Forfeit::Crash));
         }
+        if let Some(name) = termination.strip_suffix(" lost on time") {
+            return Some((side(name), Forfeit::Time));
+        }
+        let name = termination.strip_prefix("illegal move ")?.rsplit_once(" by ")?.1;
+        Some((side(name), Forfeit::Illegal))
     }
 }
 

@@ -14,6 +14,7 @@ use pgn_reader::{RawTag, Reader, Skip, Visitor};
 use deepchess_core::shakmaty::Color;
 
 use crate::data::GameResult;
+use crate::play::game::Termination;
 use crate::play::stats::Forfeit;
 
 /// A game read back from a match log.
@@ -135,22 +136,9 @@ impl Visitor for TagReader {
             Some("1/2-1/2") => GameResult::Draw,
             other => anyhow::bail!("game {round} has no result ({other:?})"),
         };
-        let forfeit = forfeit(&tags.termination);
+        let forfeit = Termination::forfeit_in(&tags.termination);
         Ok(Logged { index, result, names: [tags.white, tags.black], time_control: tags.time_control, forfeit })
     }
-}
-
-/// The forfeit a `Termination` tag describes, if any.
-fn forfeit(termination: &str) -> Option<(Color, Forfeit)> {
-    let side = |name: &str| if name == "White" { Color::White } else { Color::Black };
-    if let Some((name, _)) = termination.split_once(" failed: ") {
-        return Some((side(name), Forfeit::Crash));
-    }
-    if let Some(name) = termination.strip_suffix(" lost on time") {
-        return Some((side(name), Forfeit::Time));
-    }
-    let name = termination.strip_prefix("illegal move ")?.rsplit_once(" by ")?.1;
-    Some((side(name), Forfeit::Illegal))
 }
 
 #[cfg(test)]
@@ -182,9 +170,16 @@ mod tests {
         assert_eq!(games[0].time_control, "10+0.1");
         let forfeits: Vec<_> = games.iter().map(|g| g.forfeit).collect();
         assert_eq!(forfeits, [Some((Color::White, Forfeit::Crash)), None, None]);
-        assert_eq!(forfeit("Black lost on time"), Some((Color::Black, Forfeit::Time)));
-        assert_eq!(forfeit("illegal move 'a1a1' by White"), Some((Color::White, Forfeit::Illegal)));
-        assert_eq!(forfeit("checkmate"), None);
+        // Every forfeit's tag, as `describe` writes it, reads back.
+        for termination in [
+            Termination::EngineFailure(Color::Black, "exited".into()),
+            Termination::TimeForfeit(Color::White),
+            Termination::IllegalMove(Color::Black, "a1a1".into()),
+            Termination::Checkmate,
+        ] {
+            assert_eq!(Termination::forfeit_in(&termination.describe()), termination.forfeit());
+        }
+        assert_eq!(Termination::forfeit_in("illegal move 'a1a1' by White"), Some((Color::White, Forfeit::Illegal)));
 
         // A new (not resumed) log starts empty.
         drop(MatchLog::open(&path, false).unwrap());

@@ -33,6 +33,21 @@ pub fn elo_from_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
+/// Our points for a game's result, as White or as Black: 1, ½ or 0.
+pub fn points(result: GameResult, ours_white: bool) -> f64 {
+    match (result, ours_white) {
+        (GameResult::Draw, _) => 0.5,
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// Whether `forfeit` (the side that forfeited and how) is the opponent's,
+/// for us as White or as Black.
+pub fn opponent_forfeited(forfeit: Option<(Color, Forfeit)>, ours_white: bool) -> bool {
+    forfeit.is_some_and(|(side, _)| (side == Color::White) != ours_white)
+}
+
 impl Score {
     /// Counts one game's result, for us as White or as Black.
     pub fn add(&mut self, result: GameResult, ours_white: bool) {
@@ -162,7 +177,7 @@ impl Tally {
     pub fn add(&mut self, result: GameResult, ours_white: bool, forfeit: Option<(Color, Forfeit)>) {
         self.all.add(result, ours_white);
         match forfeit {
-            Some((side, how)) if (side == Color::White) != ours_white => self.theirs.add(how),
+            Some((_, how)) if opponent_forfeited(forfeit, ours_white) => self.theirs.add(how),
             Some((_, how)) => {
                 self.ours.add(how);
                 self.headline.add(result, ours_white);
