@@ -90,6 +90,7 @@ pub use deepchess::features::{Features, castling_index, mirror_index, piece_inde
 pub use deepchess::float::{FloatLayer, FloatNetwork, crelu};
 pub use deepchess::layers::{Dense, FeatureTransformer};
 pub use deepchess::network::{Network, logit_to_probability};
+pub use deepchess::scratch::Scratch;
 pub use deepchess::shape::{Shape, ShapeError};
 pub use file::{UtilityDefect, WeightsError};
 pub use kernels::Kernel;

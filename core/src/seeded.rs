@@ -107,6 +107,13 @@ pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'stat
         scalar::sub_i16(&mut expected, &row);
         kernels::sub_i16(kernel, &mut actual, &row);
         check("sub_i16", expected == actual);
+        let rows: Vec<Vec<i16>> = (0..rng.random_range(0..=6)).map(|_| i16s(&mut rng)).collect();
+        let split = rng.random_range(0..=rows.len());
+        let rows: Vec<&[i16]> = rows.iter().map(Vec::as_slice).collect();
+        let (removed, added) = rows.split_at(split);
+        scalar::update_i16(&acc, removed, added, &mut expected);
+        kernels::update_i16(kernel, &acc, removed, added, &mut actual);
+        check("update_i16", expected == actual);
 
         let (mut expected, mut actual) = (alloc::vec![0; n], alloc::vec![0; n]);
         scalar::crelu_i16(&acc, &mut expected);

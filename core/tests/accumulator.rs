@@ -1,5 +1,7 @@
-//! The incremental accumulator equals a full recompute after every move of
-//! thousands of random positions, on every kernel and both network shapes.
+//! The incremental accumulator (in place, and in one pass from the parent's
+//! sums as the search path updates it) equals a full recompute after every
+//! move of thousands of random positions, on every kernel and both network
+//! shapes.
 
 use deepchess_core::{Accumulator, FeatureDelta, Kernel, Network, Shape, seeded};
 use shakmaty::Position;
@@ -15,13 +17,19 @@ fn incremental_equals_full_recompute() {
             for game in 0..40 {
                 let playout = seeded::playout(250, 1000 + game);
                 let mut acc = Accumulator::new(&net, &playout[0].0);
+                // The search path's one-pass update, beside the in-place one.
+                let mut fused = acc.clone();
                 for (before, m) in &playout {
                     assert_eq!(acc, Accumulator::new(&net, before), "{kernel:?} {shape}");
+                    assert_eq!(fused, acc, "{kernel:?} {shape}");
                     positions += 1;
                     if let Some(m) = m {
                         let mut after = before.clone();
                         after.play_unchecked(*m);
-                        acc.apply(&net, &FeatureDelta::new(before, *m, &after));
+                        let delta = FeatureDelta::new(before, *m, &after);
+                        let parent = fused.clone();
+                        fused.apply_from(&net, &delta, &parent);
+                        acc.apply(&net, &delta);
                     }
                 }
                 // The embedding from the incremental sums equals a fresh one.

@@ -6,10 +6,10 @@ use crate::arch::SIDE_TO_MOVE_INDEX;
 use crate::deepchess::features::{CASTLING_BITS, castling_index, mirror_index, piece_index};
 
 /// Most bits a move can add: king and rook of a castle, and the side-to-move bit.
-const MAX_ADDED: usize = 4;
+pub const MAX_ADDED: usize = 4;
 /// Most bits a move can remove: the mover, a captured piece, three castling
 /// rights (a king capturing a rook in its corner) and the side-to-move bit.
-const MAX_REMOVED: usize = 8;
+pub const MAX_REMOVED: usize = 8;
 
 /// The input bits a move sets and clears.
 ///

@@ -3,7 +3,7 @@
 //! ([`accumulator`], [`layers`]), Pos2Vec [`embedding`]s, the comparison and
 //! utility heads ([`network`]), quantization ([`quantize`]) from the float
 //! reference ([`float`]), the layer sizes ([`shape`]) and the `.dcnn` file
-//! ([`format`]).
+//! ([`format`]), and the working memory of the dense layers ([`scratch`]).
 
 pub mod accumulator;
 pub mod default_network;
@@ -15,4 +15,5 @@ pub mod format;
 pub mod layers;
 pub mod network;
 pub mod quantize;
+pub mod scratch;
 pub mod shape;

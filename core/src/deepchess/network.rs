@@ -14,6 +14,7 @@ use crate::deepchess::float::FloatLayer;
 use crate::deepchess::format::Header;
 use crate::deepchess::layers::dense::Dense;
 use crate::deepchess::layers::feature_transformer::FeatureTransformer;
+use crate::deepchess::scratch::Scratch;
 use crate::deepchess::shape::Shape;
 use crate::file::error::WeightsError;
 use crate::file::{Reader, is_valid_cp_scale, read_cp_scale};
@@ -240,14 +241,19 @@ impl Network {
     /// Pos2Vec: the rest of the tower, from the first layer's sums to the
     /// embedding.
     pub fn embed(&self, acc: &Accumulator) -> Embedding {
-        let (mut act, mut next) = ([0u8; MAX_WIDTH], [0u8; MAX_WIDTH]);
-        let mut sums = [0i32; MAX_WIDTH];
+        self.embed_with(acc, &mut Scratch::new())
+    }
+
+    /// [`embed`](Self::embed) in the caller's working memory (the same
+    /// result; no buffers to zero).
+    pub fn embed_with(&self, acc: &Accumulator, scratch: &mut Scratch) -> Embedding {
         let width = self.ft.width();
-        kernels::crelu_i16(self.kernel, acc.values(), &mut act[..width]);
-        let (mut act, mut next) = (&mut act, &mut next);
+        kernels::crelu_i16(self.kernel, acc.values(), &mut scratch.act[..width]);
+        let Scratch { act, next, sums } = scratch;
+        let (mut act, mut next) = (act, next);
         for layer in &self.tower {
-            layer.propagate(self.kernel, &act[..], &mut sums);
-            layer.crelu(self.kernel, &sums, &mut next[..]);
+            layer.propagate(self.kernel, &act[..], sums);
+            layer.crelu(self.kernel, sums, &mut next[..]);
             core::mem::swap(&mut act, &mut next);
         }
         Embedding::from_activations(&act[..padded(self.shape().embedding())])
@@ -312,6 +318,12 @@ impl Accumulator {
     /// Recomputes the sums from the active bits.
     pub fn refresh(&mut self, net: &Network, features: &Features) {
         net.feature_transformer().refresh(net.kernel(), features, self.values_mut());
+    }
+
+    /// Becomes `parent` followed by a move, in one pass (the same sums as a
+    /// copy of `parent` then [`apply`](Self::apply)).
+    pub fn apply_from(&mut self, net: &Network, delta: &FeatureDelta, parent: &Accumulator) {
+        net.feature_transformer().apply_from(net.kernel(), delta, parent.values(), self.values_mut());
     }
 
     /// Follows a move: subtracts the rows of cleared bits and adds those of

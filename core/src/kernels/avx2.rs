@@ -35,6 +35,29 @@ pub unsafe fn sub_i16(acc: &mut [i16], row: &[i16]) {
     }
 }
 
+/// `out = src − Σ removed + Σ added`, wrapping, 16 lanes at a time in
+/// registers.
+///
+/// # Safety
+/// The CPU must support AVX2; `src`, `out` and every row have the same
+/// length, a multiple of 16.
+#[target_feature(enable = "avx2")]
+pub unsafe fn update_i16(src: &[i16], removed: &[&[i16]], added: &[&[i16]], out: &mut [i16]) {
+    for c in (0..out.len()).step_by(16) {
+        // SAFETY: `c + 16 <= len` for `src`, `out` and every row; unaligned loads.
+        unsafe {
+            let mut v = load(src.as_ptr().add(c));
+            for row in removed {
+                v = _mm256_sub_epi16(v, load(row.as_ptr().add(c)));
+            }
+            for row in added {
+                v = _mm256_add_epi16(v, load(row.as_ptr().add(c)));
+            }
+            _mm256_storeu_si256(out.as_mut_ptr().add(c).cast(), v);
+        }
+    }
+}
+
 /// `out = clamp(acc, 0, 127)`.
 ///
 /// # Safety

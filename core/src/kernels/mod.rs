@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`add_i16`] | `acc += row` (wrapping), a first-layer column coming in |
 //! | [`sub_i16`] | `acc -= row` (wrapping), a first-layer column going out |
+//! | [`update_i16`] | `out = src − Σ removed + Σ added` (wrapping), a move's change from the parent's sums in one pass |
 //! | [`crelu_i16`] | `out = clamp(acc, 0, 127)` |
 //! | [`dense`] | `out[o] = bias[o] + Σ input[i] * weights[o][i]` (`u8 × i8 → i32`) |
 //! | [`crelu_i32`] | `out = clamp((sum + 32) >> 6, 0, 127)` |
@@ -124,6 +125,14 @@ pub fn sub_i16(kernel: Kernel, acc: &mut [i16], row: &[i16]) {
     check_padded(acc.len());
     assert_eq!(acc.len(), row.len());
     dispatch!(kernel, sub_i16(acc, row))
+}
+
+/// `out = src − Σ removed + Σ added`, wrapping.
+pub fn update_i16(kernel: Kernel, src: &[i16], removed: &[&[i16]], added: &[&[i16]], out: &mut [i16]) {
+    check_padded(out.len());
+    assert_eq!(src.len(), out.len());
+    assert!(removed.iter().chain(added).all(|row| row.len() == out.len()));
+    dispatch!(kernel, update_i16(src, removed, added, out))
 }
 
 /// `out = clamp(acc, 0, 127)`.

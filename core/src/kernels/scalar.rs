@@ -16,6 +16,21 @@ pub fn sub_i16(acc: &mut [i16], row: &[i16]) {
     }
 }
 
+/// `out = src − Σ removed + Σ added`, wrapping: a move's change to the
+/// first layer's sums, from the parent's, in one pass.
+pub fn update_i16(src: &[i16], removed: &[&[i16]], added: &[&[i16]], out: &mut [i16]) {
+    for (i, (o, &s)) in out.iter_mut().zip(src).enumerate() {
+        let mut v = s;
+        for row in removed {
+            v = v.wrapping_sub(row[i]);
+        }
+        for row in added {
+            v = v.wrapping_add(row[i]);
+        }
+        *o = v;
+    }
+}
+
 /// `out = clamp(acc, 0, 127)`.
 pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
     for (o, &a) in out.iter_mut().zip(acc) {

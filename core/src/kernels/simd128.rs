@@ -24,6 +24,20 @@ pub fn sub_i16(acc: &mut [i16], row: &[i16]) {
     }
 }
 
+/// `out = src − Σ removed + Σ added`, wrapping, 8 lanes at a time.
+pub fn update_i16(src: &[i16], removed: &[&[i16]], added: &[&[i16]], out: &mut [i16]) {
+    for c in (0..out.len()).step_by(8) {
+        let mut v = load(&src[c..]);
+        for row in removed {
+            v = i16x8_sub(v, load(&row[c..]));
+        }
+        for row in added {
+            v = i16x8_add(v, load(&row[c..]));
+        }
+        store(&mut out[c..], v);
+    }
+}
+
 /// `out = clamp(acc, 0, 127)`.
 pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
     let max = i16x8_splat(i16::from(ACT_MAX));

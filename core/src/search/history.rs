@@ -1,11 +1,34 @@
 //! Move ordering for the scalar search: the hash move, captures by static
-//! exchange, killers, countermoves and history with a malus.
+//! exchange, killers, countermoves and history with a malus, handed out by
+//! partial selection ([`pick`]).
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 use crate::search::ordering::is_tactical;
 use crate::search::see::{see_ge, see_value};
 use crate::search::vocabulary::MAX_PLY;
+
+/// The ordering scores of a node's moves, beside its `MoveList`.
+pub type Scores = ArrayVec<i32, 256>;
+
+/// Moves the best of `moves[next..]` (the first of the highest score) to
+/// `next` and returns it, the others keeping their order: one step of
+/// selection that hands moves out exactly as a stable sort by descending
+/// score would order them, without sorting the moves a cutoff never reaches.
+pub fn pick(moves: &mut [Move], scores: &mut [i32], next: usize) -> Move {
+    let mut best = next;
+    for i in next + 1..scores.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    if best > next {
+        moves[next..=best].rotate_right(1);
+        scores[next..=best].rotate_right(1);
+    }
+    moves[next]
+}
 
 /// History scores stay within ±this.
 const HISTORY_MAX: i32 = 16_384;
@@ -36,32 +59,42 @@ impl History {
         *self = History::new();
     }
 
-    /// Sorts `moves` of `pos` best first: the hash move; captures and
-    /// promotions that do not lose material (by [`see_ge`]), most valuable
-    /// victim first; the killers of `ply`; the countermove to `previous`;
-    /// quiet moves by history; then losing captures.
-    pub fn sort(&self, pos: &Chess, moves: &mut MoveList, hash_move: Option<Move>, ply: usize, previous: Option<Move>) {
+    /// The ordering score of each of `moves` of `pos` (higher first): the
+    /// hash move; captures and promotions that do not lose material (by
+    /// [`see_ge`]), most valuable victim first; the killers of `ply`; the
+    /// countermove to `previous`; quiet moves by history; then losing
+    /// captures. [`pick`] hands the moves out in that order.
+    pub fn scores(
+        &self,
+        pos: &Chess,
+        moves: &[Move],
+        hash_move: Option<Move>,
+        ply: usize,
+        previous: Option<Move>,
+    ) -> Scores {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let counter = self.counter(pos.turn(), previous);
         let turn = pos.turn();
-        moves.sort_by_cached_key(|&m| {
-            let score = if Some(m) == hash_move {
-                HASH_MOVE
-            } else if is_tactical(m) {
-                let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-                let base = if see_ge(pos, m, 0) { GOOD_CAPTURE } else { BAD_CAPTURE };
-                base + victim * 8 - m.role() as i32
-            } else if Some(m) == killers[0] {
-                KILLER + 1
-            } else if Some(m) == killers[1] {
-                KILLER
-            } else if Some(m) == counter {
-                COUNTER
-            } else {
-                self.score(turn, m)
-            };
-            core::cmp::Reverse(score)
-        });
+        moves
+            .iter()
+            .map(|&m| {
+                if Some(m) == hash_move {
+                    HASH_MOVE
+                } else if is_tactical(m) {
+                    let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+                    let base = if see_ge(pos, m, 0) { GOOD_CAPTURE } else { BAD_CAPTURE };
+                    base + victim * 8 - m.role() as i32
+                } else if Some(m) == killers[0] {
+                    KILLER + 1
+                } else if Some(m) == killers[1] {
+                    KILLER
+                } else if Some(m) == counter {
+                    COUNTER
+                } else {
+                    self.score(turn, m)
+                }
+            })
+            .collect()
     }
 
     /// The history score of a quiet move, within ±16384.
@@ -132,4 +165,39 @@ pub fn has_non_pawn_material(pos: &Chess) -> bool {
     let board = pos.board();
     let pieces = board.by_color(pos.turn()) & !board.by_role(Role::Pawn) & !board.by_role(Role::King);
     pieces.any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picking_hands_moves_out_in_stable_sort_order() {
+        // Every move of a middlegame position, with scores drawn from a small
+        // range so that many tie: picking one by one gives exactly the order
+        // of a stable sort by descending score.
+        let pos: Chess = "r1bqk2r/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQK2R w KQkq - 0 7"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let moves = pos.legal_moves();
+        let mut state = 0x9e37_79b9_u32;
+        let scores: Scores = moves
+            .iter()
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                (state % 5) as i32
+            })
+            .collect();
+        let mut expected: alloc::vec::Vec<(i32, Move)> = scores.iter().copied().zip(moves.iter().copied()).collect();
+        expected.sort_by_key(|&(score, _)| core::cmp::Reverse(score));
+
+        let (mut picked_moves, mut picked_scores) = (moves.clone(), scores.clone());
+        let picked: alloc::vec::Vec<Move> =
+            (0..moves.len()).map(|next| pick(&mut picked_moves, &mut picked_scores, next)).collect();
+        assert_eq!(picked, expected.iter().map(|&(_, m)| m).collect::<alloc::vec::Vec<_>>());
+    }
 }

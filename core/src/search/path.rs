@@ -9,9 +9,9 @@ use crate::deepchess::delta::FeatureDelta;
 use crate::deepchess::features::Features;
 use crate::deepchess::network::Network;
 
-/// One [`Accumulator`] per ply of the search path: a move copies the
-/// parent's sums and applies the move's [`FeatureDelta`], taking a move back
-/// is a pop. Both searches' network adapters keep one.
+/// One [`Accumulator`] per ply of the search path: a move writes the
+/// parent's sums with the move's [`FeatureDelta`] applied (one pass), taking
+/// a move back is a pop. Both searches' network adapters keep one.
 pub struct AccumulatorPath {
     path: Vec<Accumulator>,
     depth: usize,
@@ -34,11 +34,9 @@ impl AccumulatorPath {
         self.depth += 1;
         if self.path.len() <= self.depth {
             self.path.push(self.path[self.depth - 1].clone());
-        } else {
-            let (done, rest) = self.path.split_at_mut(self.depth);
-            rest[0].clone_from(&done[self.depth - 1]);
         }
-        self.path[self.depth].apply(net, delta);
+        let (done, rest) = self.path.split_at_mut(self.depth);
+        rest[0].apply_from(net, delta, &done[self.depth - 1]);
     }
 
     /// Takes back the last move pushed.

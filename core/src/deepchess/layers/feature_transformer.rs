@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 
 use crate::arch::{INPUTS, padded};
-use crate::deepchess::delta::FeatureDelta;
+use crate::deepchess::delta::{FeatureDelta, MAX_ADDED, MAX_REMOVED};
 use crate::deepchess::features::Features;
 use crate::file::Reader;
 use crate::file::error::WeightsError;
@@ -84,6 +84,21 @@ impl FeatureTransformer {
         for &index in features.as_slice() {
             kernels::add_i16(kernel, acc, self.row(index));
         }
+    }
+
+    /// `child = parent` updated for a move, in one pass over the sums
+    /// (what [`apply`](Self::apply) computes on a copy).
+    pub fn apply_from(&self, kernel: Kernel, delta: &FeatureDelta, parent: &[i16], child: &mut [i16]) {
+        let mut removed: [&[i16]; MAX_REMOVED] = [&[]; MAX_REMOVED];
+        let mut added: [&[i16]; MAX_ADDED] = [&[]; MAX_ADDED];
+        for (slot, &index) in removed.iter_mut().zip(delta.removed()) {
+            *slot = self.row(index);
+        }
+        for (slot, &index) in added.iter_mut().zip(delta.added()) {
+            *slot = self.row(index);
+        }
+        let (removed, added) = (&removed[..delta.removed().len()], &added[..delta.added().len()]);
+        kernels::update_i16(kernel, parent, removed, added, child);
     }
 
     /// Updates `acc` for a move: subtract the rows of cleared bits, add the

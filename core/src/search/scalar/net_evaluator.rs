@@ -1,11 +1,14 @@
 //! DeepChess's utility head as the scalar search's evaluator.
 
+use alloc::boxed::Box;
+
 use shakmaty::{Chess, Move, Position};
 
 use crate::deepchess::delta::FeatureDelta;
 use crate::deepchess::embedding::Embedding;
 use crate::deepchess::features::Features;
 use crate::deepchess::network::Network;
+use crate::deepchess::scratch::Scratch;
 use crate::search::cache::EvalCache;
 use crate::search::path::AccumulatorPath;
 use crate::search::scalar::evaluator::Evaluator;
@@ -23,6 +26,7 @@ pub struct NetEvaluator {
     path: AccumulatorPath,
     mirror: AccumulatorPath,
     cache: EvalCache,
+    scratch: Box<Scratch>,
 }
 
 impl NetEvaluator {
@@ -33,6 +37,7 @@ impl NetEvaluator {
             mirror: AccumulatorPath::new(&net),
             net,
             cache: EvalCache::with_bytes(cache_bytes),
+            scratch: Box::default(),
         }
     }
 
@@ -82,7 +87,8 @@ impl Evaluator for NetEvaluator {
         if let Some(cp) = self.cache.get(hash) {
             return cp;
         }
-        let (own, mirror) = (self.net.embed(self.path.top()), self.net.embed(self.mirror.top()));
+        let own = self.net.embed_with(self.path.top(), &mut self.scratch);
+        let mirror = self.net.embed_with(self.mirror.top(), &mut self.scratch);
         let cp = self.net.evaluate(&own, &mirror).unwrap_or(0);
         self.cache.insert(hash, cp);
         cp

@@ -3,6 +3,7 @@
 
 use shakmaty::{Chess, Color, Position, Role};
 
+use crate::search::history::pick;
 use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::{INFINITE, MATE};
 use crate::search::scalar::search::ScalarSearch;
@@ -42,9 +43,10 @@ impl<E: Evaluator> ScalarSearch<E> {
             moves.retain(|m| m.promotion().is_none_or(|role| role == Role::Queen));
             (moves, Some(stand))
         };
-        self.history.sort(pos, &mut moves, None, ply as usize, None);
+        let mut scores = self.history.scores(pos, &moves, None, ply as usize, None);
         let mut best = stand.unwrap_or(-INFINITE);
-        for m in moves {
+        for next in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, next);
             if let Some(stand) = stand {
                 // Delta pruning: even winning the piece outright stays below α.
                 let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, |r| see_value(r) - 100);

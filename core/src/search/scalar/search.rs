@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use crate::search::history::{History, has_non_pawn_material};
+use crate::search::history::{History, Scores, has_non_pawn_material, pick};
 use crate::search::ordering::is_tactical;
 use crate::search::progress::{Progress, PvLine};
 use crate::search::scalar::evaluator::Evaluator;
@@ -91,6 +91,8 @@ struct Node {
     /// Static evaluation, side to move's view; `-INFINITE` in check.
     eval: i32,
     moves: MoveList,
+    /// The moves' ordering scores ([`History::scores`]), picked with them.
+    scores: Scores,
     next: usize,
     searched: usize,
     quiets: MoveList,
@@ -130,6 +132,7 @@ impl Node {
             in_check,
             eval,
             moves: MoveList::new(),
+            scores: Scores::new(),
             next: 0,
             searched: 0,
             quiets: MoveList::new(),
@@ -379,7 +382,7 @@ impl<E: Evaluator> ScalarSearch<E> {
             return Some(alpha);
         }
         let in_check = pos.is_check();
-        let mut moves = pos.legal_moves();
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             return Some(if in_check { -MATE + ply as i32 } else { 0 });
         }
@@ -428,9 +431,9 @@ impl<E: Evaluator> ScalarSearch<E> {
             && beta.abs() < MATE_BOUND
             && has_non_pawn_material(&pos);
         let hash_move = hit.and_then(|hit| hit.best_move(&moves));
-        self.history.sort(&pos, &mut moves, hash_move, ply as usize, previous);
+        let scores = self.history.scores(&pos, &moves, hash_move, ply as usize, previous);
         let node = Node::new(pos, hash, ply, depth, (alpha, beta), in_check, eval);
-        self.stack.push(Node { moves, previous, floor, ..node });
+        self.stack.push(Node { moves, scores, previous, floor, ..node });
         if try_null {
             self.null_move(depth, eval, beta);
         }
@@ -478,8 +481,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             }
             let excluded: Vec<Move> =
                 self.progress.current.iter().filter_map(|line| line.pv.first().copied()).collect();
-            let mut moves: MoveList =
-                self.progress.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
+            let moves: MoveList = self.progress.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
             if self.progress.pv_index >= self.progress.limits.multipv || moves.is_empty() {
                 if self.progress.current.is_empty() {
                     return false;
@@ -501,7 +503,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             let hint = self.progress.lines.get(self.progress.pv_index).and_then(|line| line.pv.first().copied());
             let hash_move =
                 self.table.probe(self.progress.root_hash, 0).and_then(|hit| hit.best_move(&self.progress.root_moves));
-            self.history.sort(&self.progress.root, &mut moves, hint.or(hash_move), 0, None);
+            let scores = self.history.scores(&self.progress.root, &moves, hint.or(hash_move), 0, None);
             if self.progress.pv_index == 0 {
                 self.progress.seldepth = 0;
             }
@@ -523,7 +525,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
                 in_check,
                 eval,
             );
-            self.stack.push(Node { moves, ..root });
+            self.stack.push(Node { moves, scores, ..root });
             return true;
         }
     }
@@ -536,7 +538,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             if node.next >= node.moves.len() {
                 return self.finish_node();
             }
-            let m = node.moves[node.next];
+            let m = pick(&mut node.moves, &mut node.scores, node.next);
             node.next += 1;
             let mut child = node.pos.clone();
             child.play_unchecked(m);
