@@ -124,18 +124,19 @@ fn time_losses_and_our_own_forfeits_are_counted_apart() {
 
 #[test]
 fn the_sprt_stops_the_match_when_it_decides() {
-    // Our engine crashes in every game: two lost pairs accept H0 at 0,5
-    // (LLR −7.74 ≤ −2.94), and no further game starts (one may have
-    // started while the fourth was being counted: its pair stays open).
+    // Our engine crashes in every game: at 0,200 each lost pair adds −0.42
+    // to the LLR, so seven do not decide (−2.93) and eight accept H0 (−3.35
+    // ≤ −2.94, fishtest's value); no further game starts (one may have
+    // started while the sixteenth was being counted: its pair stays open).
     let (summary, pgn) = run_match(
         &fake("--name Crashy --crash-after 3"),
         &fake("--name Beta"),
-        &["--games", "20", "--movetime", "5", "--sprt", "0,5"],
+        &["--games", "40", "--movetime", "5", "--sprt", "0,200"],
     );
-    assert!(summary.contains("after 2 pairs [2, 0, 0, 0, 0]: H0 accepted (at most +0)"), "{summary}");
-    assert!(summary.contains("LLR -7.74 in [-2.94, 2.94]"), "{summary}");
+    assert!(summary.contains("after 8 pairs [8, 0, 0, 0, 0]: H0 accepted (at most +0)"), "{summary}");
+    assert!(summary.contains("LLR -3.35 in [-2.94, 2.94]"), "{summary}");
     let games = pgn.matches("[Event ").count();
-    assert!(games == 4 || games == 5, "{games} games: {summary}");
+    assert!(games == 16 || games == 17, "{games} games: {summary}");
     assert!(summary.contains(&format!("DeepChess vs Beta: {games} games")), "{summary}");
 }
 
@@ -200,6 +201,18 @@ fn a_stopped_match_resumes_with_the_games_it_has() {
         "{}",
         String::from_utf8_lossy(&other.stderr)
     );
+}
+
+#[test]
+fn our_command_and_our_network_are_not_both_taken() {
+    // `--ours` replaces the command `--weights` would be given to: refused, not ignored.
+    let out = Command::new(deepchess())
+        .args(["match", "--ours", &fake("--name Alpha"), "--weights", "net.dcnn", "--engine", &fake("--name Beta")])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--ours") && stderr.contains("--weights"), "{stderr}");
 }
 
 #[test]

@@ -37,8 +37,9 @@ pub struct Args {
     /// Our network (default: the embedded one).
     #[arg(long)]
     weights: Option<PathBuf>,
-    /// Our engine's command line (default: this binary's `uci`).
-    #[arg(long)]
+    /// Our engine's command line (default: this binary's `uci`, with `--weights`; the two
+    /// exclude each other, so that a network is never silently left out).
+    #[arg(long, conflicts_with = "weights")]
     ours: Option<String>,
     /// Games to play (paired by opening).
     #[arg(long, default_value_t = 2)]

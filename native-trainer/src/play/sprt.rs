@@ -1,19 +1,25 @@
 //! The sequential probability ratio test over paired games, as engine
-//! testers run it (Michel Van den Bergh's normal approximation of the
-//! generalized SPRT on the pentanomial model, as fishtest and cutechess do):
-//! each opening is played twice with colours swapped, and the pair's points
-//! (0, ½, 1, 1½ or 2) are one observation, which cancels most of the
-//! opening's bias.
+//! testers run it: the generalized SPRT on the pentanomial model in Michel
+//! Van den Bergh's approximation, as fishtest computes it (`LLR_logistic`
+//! and `LLR_alt2` in its `stat_util.py`). Each opening is played twice with
+//! colours swapped, and the pair's points (0, ½, 1, 1½ or 2) are one
+//! observation, which cancels most of the opening's bias.
 //!
-//! With `N` pairs, `m` the mean of the pair scores (points / 2) and `σ²`
-//! their variance, and `s₀`, `s₁` the expected scores under the two
+//! With `N` pairs, `pᵢ` the share of pairs with score `xᵢ = i / 4`
+//! (points / 2), and `s₀`, `s₁` the expected scores under the two
 //! hypotheses (logistic Elo: `s = 1 / (1 + 10^(−elo/400))`),
 //!
-//! `LLR = N · (s₁ − s₀) · (2m − s₀ − s₁) / (2σ²)`.
+//! `LLR = N / 2 · ln(r₀ / r₁)`, where `r = Σ pᵢ (xᵢ − s)²`,
 //!
-//! As fishtest does, `m` and `σ²` come from the pair counts with 0.001
-//! added to each of the five, so that a run of identical pairs (σ² = 0)
-//! still decides.
+//! the second moment of the pair scores about each hypothesis's mean. As
+//! fishtest does, a count of 0 is read as 0.001 (and `N` is the sum of the
+//! counts so read), so that no moment is 0.
+//!
+//! (An earlier version used the older normal approximation, `N · (s₁ − s₀)
+//! · (2m − s₀ − s₁) / (2σ²)` with the sample variance `σ²`: on a handful of
+//! identical pairs `σ²` is the regularization alone, and one won pair
+//! "decided" a match. The moments about `s₀` and `s₁` never vanish, so this
+//! one needs the evidence a test should.)
 //!
 //! The test accepts H₁ (`elo ≥ elo1`) when the LLR reaches
 //! `ln((1 − β) / α)` and H₀ (`elo ≤ elo0`) when it falls to `ln(β / (1 − α))`.
@@ -34,19 +40,20 @@ impl Pentanomial {
         self.0.iter().sum()
     }
 
-    /// The mean and the variance of the pair scores (points / 2), each
-    /// count regularized by [`REGULARIZATION`].
-    fn moments(&self) -> (f64, f64) {
-        let count = |c: u32| f64::from(c) + REGULARIZATION;
-        let n: f64 = self.0.iter().map(|&c| count(c)).sum();
-        let score = |i: usize| i as f64 / 4.0;
-        let mean = self.0.iter().enumerate().map(|(i, &c)| count(c) * score(i)).sum::<f64>() / n;
-        let var = self.0.iter().enumerate().map(|(i, &c)| count(c) * (score(i) - mean).powi(2)).sum::<f64>() / n;
-        (mean, var)
+    /// Each pair score (points / 2) with its share of the pairs, a count of
+    /// 0 read as [`REGULARIZATION`]; and the total of the counts so read.
+    fn distribution(&self) -> ([(f64, f64); 5], f64) {
+        let counts = self.0.map(|c| f64::from(c).max(REGULARIZATION));
+        let n: f64 = counts.iter().sum();
+        let mut pdf = [(0.0, 0.0); 5];
+        for (i, (slot, count)) in pdf.iter_mut().zip(counts).enumerate() {
+            *slot = (i as f64 / 4.0, count / n);
+        }
+        (pdf, n)
     }
 }
 
-/// Added to each pair count before the moments are taken.
+/// What a pair count of 0 is read as.
 pub const REGULARIZATION: f64 = 0.001;
 
 /// The expected score of a player `elo` logistic Elo stronger.
@@ -96,9 +103,13 @@ impl Sprt {
     /// The log-likelihood ratio of H₁ against H₀ after `pairs` (0 before
     /// the first pair).
     pub fn llr(&self, pairs: &Pentanomial) -> f64 {
-        let (mean, var) = pairs.moments();
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        let (pdf, n) = pairs.distribution();
+        let moment = |s: f64| pdf.iter().map(|&(x, p)| p * (x - s).powi(2)).sum::<f64>();
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
-        f64::from(pairs.pairs()) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        n / 2.0 * (moment(s0) / moment(s1)).ln()
     }
 
     /// What the test says after `pairs`.
@@ -155,24 +166,27 @@ mod tests {
     use super::*;
 
     /// 110 pairs: 10 lost both, 20 lost one and drew one, 40 even, 25 won
-    /// one and drew one, 15 won both; each count plus 0.001 (total
-    /// 110.005). By hand: m = (20.001·¼ + 40.001·½ + 25.001·¾ + 15.001) /
-    /// 110.005 = 0.534089, σ² = Σ cᵢ(xᵢ − m)² / 110.005 = 0.081226;
-    /// s₀ = 0.5, s₁ = 1 / (1 + 10^(−10/400)) = 0.514387; LLR = 110 ·
-    /// 0.014387 · (1.068179 − 1.014387) / (2 · 0.081226) = 0.524030.
+    /// one and drew one, 15 won both. By hand: m = (20·¼ + 40·½ + 25·¾ +
+    /// 15) / 110 = 0.534091, σ² = Σ pᵢxᵢ² − m² = 0.366477 − 0.285253 =
+    /// 0.081224; s₀ = 0.5, s₁ = 1 / (1 + 10^(−10/400)) = 0.514387;
+    /// r₀ = σ² + (m − s₀)² = 0.0823862, r₁ = σ² + (m − s₁)² = 0.0816123;
+    /// LLR = 110 / 2 · ln(r₀ / r₁) = 0.519123 (fishtest's `LLR_logistic`
+    /// gives 0.5191227575 for the same counts).
     #[test]
     fn llr_matches_the_formula_by_hand() {
         let pairs = Pentanomial([10, 20, 40, 25, 15]);
         let sprt = Sprt::parse("0,10").unwrap();
-        assert!((sprt.llr(&pairs) - 0.524_030_068_9).abs() < 1e-9, "{}", sprt.llr(&pairs));
+        assert!((sprt.llr(&pairs) - 0.519_122_757_5).abs() < 1e-9, "{}", sprt.llr(&pairs));
         let (lower, upper) = sprt.bounds();
         assert!((lower + 2.944_438_979).abs() < 1e-9 && (upper - 2.944_438_979).abs() < 1e-9);
         assert_eq!(sprt.verdict(&pairs), Verdict::Continue);
-        // Ten times the evidence crosses the upper bound; the mirror image the lower.
+        // Ten times the evidence crosses the upper bound (5.19); the mirror image the lower (−7.87).
         let more = Pentanomial(pairs.0.map(|c| c * 10));
+        assert!((sprt.llr(&more) - 5.191_227_575_4).abs() < 1e-8);
         assert_eq!(sprt.verdict(&more), Verdict::H1);
         let mut mirror = more.0;
         mirror.reverse();
+        assert!((sprt.llr(&Pentanomial(mirror)) + 7.873_861_697_1).abs() < 1e-8);
         assert_eq!(sprt.verdict(&Pentanomial(mirror)), Verdict::H0);
     }
 
@@ -184,17 +198,15 @@ mod tests {
         }
         assert_eq!(pairs, Pentanomial([1, 1, 2, 1, 1]));
         assert_eq!(Sprt::parse("0,10").unwrap().llr(&Pentanomial::default()), 0.0);
-        // Two pairs won outright decide for H₁ at 0,5 (LLR 7.63), one does not (1.91).
+        // A handful of pairs decides nothing: one pair won 1½–½ at 0,10 is
+        // LLR 0.0589, two won outright at 0,5 are 0.0290 and two lost −0.0286
+        // (fishtest's values), far inside ±2.94.
+        assert!((Sprt::parse("0,10").unwrap().llr(&Pentanomial([0, 0, 0, 1, 0])) - 0.058_873_128_3).abs() < 1e-9);
         let sprt = Sprt::parse("0,5").unwrap();
-        assert!((sprt.llr(&Pentanomial([0, 0, 0, 0, 2])) - 7.632_083_709).abs() < 1e-6);
-        assert_eq!(sprt.verdict(&Pentanomial([0, 0, 0, 0, 1])), Verdict::Continue);
-        // Two pairs lost outright: −7.74 (not symmetric: s₀ + s₁ ≠ 1).
-        assert!(
-            (sprt.llr(&Pentanomial([2, 0, 0, 0, 0])) + 7.742_985_148).abs() < 1e-6,
-            "{}",
-            sprt.llr(&Pentanomial([2, 0, 0, 0, 0]))
-        );
-        assert_eq!(sprt.verdict(&Pentanomial([2, 0, 0, 0, 0])), Verdict::H0);
+        assert!((sprt.llr(&Pentanomial([0, 0, 0, 0, 2])) - 0.029_010_044_8).abs() < 1e-9);
+        assert!((sprt.llr(&Pentanomial([2, 0, 0, 0, 0])) + 0.028_597_611_5).abs() < 1e-9);
+        assert_eq!(sprt.verdict(&Pentanomial([0, 0, 0, 0, 2])), Verdict::Continue);
+        assert_eq!(sprt.verdict(&Pentanomial([2, 0, 0, 0, 0])), Verdict::Continue);
         assert!(Sprt::parse("5").is_err() && Sprt::parse("5,0").is_err());
 
         let mut games = Pairs::new(6);
