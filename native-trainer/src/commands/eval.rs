@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::data::{Dataset, Record, Sampling, dataset_files};
+use crate::data::{Dataset, Pair, Record, Sampling, dataset_files};
 use crate::eval::accuracy;
 use crate::network;
 
@@ -62,11 +62,23 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
     };
     let pairs = accuracy::pairs(&records, args.pairs, args.seed);
     anyhow::ensure!(!pairs.is_empty(), "no pairs: the data needs positions from games won by each side");
-    let accuracy = accuracy::quantized_accuracy(&net, &records, &pairs);
+    // Each head the network has: the comparison head's order of the pair,
+    // and the utility's (the scalar search's evaluation).
+    let heads = |records: &[Record], pairs: &[Pair]| -> String {
+        let mut figures = Vec::new();
+        if net.has_comparison() {
+            figures.push(format!("{:.2}% comparison head", 100.0 * accuracy::quantized_accuracy(&net, records, pairs)));
+        }
+        if net.has_utility() {
+            let value = accuracy::value_accuracy(pairs, |i| accuracy::quantized_value(&net, &records[i as usize]));
+            figures.push(format!("{:.2}% utility", 100.0 * value));
+        }
+        figures.join(", ")
+    };
     println!("network   : {} ({})", args.weights.display(), net.shape());
     println!("positions : {}", records.len());
     println!("pairs     : {}", pairs.len());
-    println!("accuracy  : {:.2}%", 100.0 * accuracy);
+    println!("accuracy  : {}", heads(&records, &pairs));
     // A built directory's meta.json says which input each game came from:
     // the same rule on each input's held-out games alone.
     if sources.len() > 1 {
@@ -78,8 +90,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
             if pairs.is_empty() {
                 println!("  {name:<28} no pairs ({} positions)", own.len());
             } else {
-                let accuracy = accuracy::quantized_accuracy(&net, &own, &pairs);
-                println!("  {name:<28} {:>6.2}%  ({} positions, {} pairs)", 100.0 * accuracy, own.len(), pairs.len());
+                println!("  {name:<28} {}  ({} positions, {} pairs)", heads(&own, &pairs), own.len(), pairs.len());
             }
         }
     }

@@ -47,14 +47,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let net = Network::from_bytes(&std::fs::read(&path)?)?;
         let val = Dataset::open(&data.join("val.bin"))?;
         let pairs = accuracy::pairs(val.records(), args.pairs, 1);
-        let (float_accuracy, _) = accuracy::float_accuracy(&float, &accuracy::features(val.records()), &pairs);
-        let quantized_accuracy = accuracy::quantized_accuracy(&net, val.records(), &pairs);
         println!("validation pairs    : {}", pairs.len());
-        println!("float accuracy      : {:.2}%", 100.0 * float_accuracy);
-        println!("quantized accuracy  : {:.2}%", 100.0 * quantized_accuracy);
-        let (mean_error, same_order) = accuracy::agreement(&float, &net, val.records(), &pairs);
-        println!("mean |p_float - p_quantized| : {mean_error:.4}");
-        println!("same order as float : {:.2}%", 100.0 * same_order);
+        if float.shape().has_comparison() {
+            let features = accuracy::features(val.records());
+            let (float_accuracy, _) = accuracy::float_accuracy(&float, &features, &pairs);
+            let quantized_accuracy = accuracy::quantized_accuracy(&net, val.records(), &pairs);
+            println!("float accuracy      : {:.2}%", 100.0 * float_accuracy);
+            println!("quantized accuracy  : {:.2}%", 100.0 * quantized_accuracy);
+            let (mean_error, same_order) = accuracy::agreement(&float, &net, val.records(), &pairs);
+            println!("mean |p_float - p_quantized| : {mean_error:.4}");
+            println!("same order as float : {:.2}%", 100.0 * same_order);
+        } else {
+            // A value network: the pairs ordered by the symmetrized utility.
+            let records = val.records();
+            let float_accuracy =
+                accuracy::value_accuracy(&pairs, |i| accuracy::float_value(&float, &records[i as usize].features()));
+            let quantized_accuracy =
+                accuracy::value_accuracy(&pairs, |i| accuracy::quantized_value(&net, &records[i as usize]));
+            println!("float accuracy (value)     : {:.2}%", 100.0 * float_accuracy);
+            println!("quantized accuracy (value) : {:.2}%", 100.0 * quantized_accuracy);
+        }
     }
     Ok(())
 }

@@ -77,6 +77,33 @@ pub fn agreement(float: &FloatNetwork, quantized: &Network, records: &[Record], 
     (total / n, same as f64 / n)
 }
 
+/// The float network's value of a position by its symmetrized utility,
+/// `s(x) = (u(x) − u(x̄)) / 2` (what the scalar search reads), in units of
+/// utility; 0 without a utility head.
+pub fn float_value(net: &FloatNetwork, features: &Features) -> f64 {
+    let utility = |f: &Features| f64::from(net.utility(&net.embed(f)).unwrap_or(0.0));
+    (utility(features) - utility(&features.mirrored())) / 2.0
+}
+
+/// The quantized network's `u(x) − u(x̄)`, in units of `1 / SUM_SCALE`
+/// ([`Network::utility_difference`]); 0 for a damaged record or a network
+/// without a utility head.
+pub fn quantized_value(net: &Network, record: &Record) -> i64 {
+    let Some(pos) = record.position() else { return 0 };
+    let own = net.embed_position(&pos);
+    let mut acc = net.accumulator(&pos);
+    acc.refresh(net, &record.features().mirrored());
+    i64::from(net.utility_difference(&own, &net.embed(&acc)).unwrap_or(0))
+}
+
+/// How often a value orders the (W, L) pairs correctly (the paper's rule:
+/// the position from the game White won is the better for White), where
+/// `value(i)` is the value of record `i`; ties count as wrong.
+pub fn value_accuracy<T: PartialOrd>(pairs: &[Pair], mut value: impl FnMut(u32) -> T) -> f64 {
+    let correct = pairs.iter().filter(|p| value(p.better) > value(p.worse)).count();
+    correct as f64 / pairs.len().max(1) as f64
+}
+
 /// Every record's active bits.
 pub fn features(records: &[Record]) -> Vec<Features> {
     records.iter().map(Record::features).collect()

@@ -1,7 +1,8 @@
 //! Training on burn's flex backend: smoke runs, exact resume, the sparse
 //! first layer against a dense product, and each exported network against
 //! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
-//! ([`scalar`]) and the AlphaZero seed's ([`alphazero`]). One test binary:
+//! ([`scalar`]), the AlphaZero seed's ([`alphazero`]) and the value network
+//! ([`value`]). One test binary:
 //! the tests that train take turns ([`TRAINING`]).
 
 #![cfg(feature = "flex")]
@@ -9,6 +10,7 @@
 mod alphazero;
 mod deepchess;
 mod scalar;
+mod value;
 
 use std::io::Write;
 use std::path::Path;

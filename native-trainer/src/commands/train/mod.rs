@@ -24,11 +24,12 @@ use crate::train::deepchess::pos2vec::Pos2VecLearner;
 use crate::train::deepchess::siamese::SiameseLearner;
 use crate::train::deepchess::speed::{self, SpeedOptions};
 use crate::train::deepchess::utility::{self, Target, UtilityOptions};
+use crate::train::deepchess::value::ValueLearner;
 use crate::train::runner::config::ModelConfig;
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::{self, Preset};
-use crate::train::runner::run_dir::{BEST_AZ_NETWORK, BEST_LEARNED_NETWORK};
+use crate::train::runner::run_dir::{BEST_AZ_NETWORK, BEST_FLOAT_NETWORK, BEST_LEARNED_NETWORK};
 use crate::train::scalar::dbn::{Approach, DbnLearner};
 use crate::train::scalar::deep_pink::DeepPinkLearner;
 use crate::train::scalar::neurochess::NeuroChessLearner;
@@ -52,6 +53,9 @@ pub enum Command {
     Az(AzArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
     Utility(UtilityArgs),
+    /// A value network for the scalar search (a wide first layer, a narrow one, a utility head),
+    /// trained position by position on the blend of game result and engine evaluation.
+    Value(ValueArgs),
     /// Training speed: pairs per second of Siamese steps on generated positions.
     Bench(BenchArgs),
 }
@@ -103,6 +107,25 @@ pub struct UtilityArgs {
     /// Directory that receives `deepchess-<hash>.dcnn`.
     #[arg(long, default_value = "weights")]
     out: PathBuf,
+}
+
+/// Arguments of `train value`.
+#[derive(clap::Args)]
+pub struct ValueArgs {
+    #[command(flatten)]
+    common: LearnerArgs,
+    /// `smoke` for tests; `quick`: 773-256-32 + utility, 20 epochs of 4 × 10⁶ positions.
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Tower widths, from 773 (for example 773,512,16); a utility head follows.
+    #[arg(long, value_delimiter = ',')]
+    tower: Option<Vec<usize>>,
+    /// λ, the weight of the game result where the position has an engine evaluation.
+    #[arg(long)]
+    lambda: Option<f64>,
+    /// Centipawn scale s of P(eval) = 1 / (1 + 10^(−cp/s)).
+    #[arg(long)]
+    eval_scale: Option<f64>,
 }
 
 /// Arguments of `train pos2vec`.
@@ -270,6 +293,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Neurochess(args) => run_neurochess(args),
         Command::Az(args) => run_az(args),
         Command::Utility(args) => run_utility(args),
+        Command::Value(args) => run_value(args),
         Command::Bench(args) => run_bench(args),
     }
 }
@@ -347,6 +371,21 @@ fn run_utility(args: &UtilityArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn run_value(args: &ValueArgs) -> anyhow::Result<()> {
+    let mut config = preset::value(args.preset);
+    args.common.apply(&mut config.optim, &mut config.data);
+    set(&mut config.tower, args.tower.clone());
+    set(&mut config.target.lambda, args.lambda.map(|l| l.clamp(0.0, 1.0)));
+    set(&mut config.target.eval_scale_cp, args.eval_scale);
+    let rows = args.common.run.train(config, ValueLearner::new)?;
+    let figure = |last: &EpochRow| {
+        let accuracy = 100.0 * last.val_accuracy.unwrap_or(0.0);
+        format!("held-out pair accuracy {accuracy:.2}%, squared error {:.5}", last.val_loss)
+    };
+    finished("value", &rows, figure, &args.common.run.out.join(BEST_FLOAT_NETWORK));
+    Ok(())
+}
+
 fn run_pos2vec(args: &Pos2VecArgs) -> anyhow::Result<()> {
     let mut config = preset::pos2vec(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
@@ -373,7 +412,7 @@ fn run_distill(args: &DistillArgs) -> anyhow::Result<()> {
             "distill: {} epochs, validation accuracy {:.2}% (float); checkpoint {}",
             rows.len(),
             100.0 * last.val_accuracy.unwrap_or(0.0),
-            args.common.run.out.join("best.dcnf").display()
+            args.common.run.out.join(BEST_FLOAT_NETWORK).display()
         );
     }
     Ok(())

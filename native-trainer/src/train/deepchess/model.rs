@@ -108,10 +108,6 @@ impl Siamese {
     /// Clips every hidden weight to what an `i8` represents after
     /// quantization (±127/64), as NNUE trainers do.
     pub fn clip(self) -> Siamese {
-        let clip = |layer: Linear| Linear {
-            weight: layer.weight.map(|w| w.clamp(-MAX_HIDDEN_WEIGHT, MAX_HIDDEN_WEIGHT).detach().require_grad()),
-            bias: layer.bias,
-        };
         Siamese {
             first: self.first,
             tower: self.tower.into_iter().map(clip).collect(),
@@ -119,21 +115,24 @@ impl Siamese {
         }
     }
 
-    /// The layer sizes.
-    pub fn shape(&self) -> Shape {
-        let widths = |first: usize, layers: &[Linear]| {
-            std::iter::once(first).chain(layers.iter().map(|l| l.weight.val().dims()[1])).collect::<Vec<_>>()
-        };
-        let mut tower = widths(INPUTS, std::slice::from_ref(&self.first));
-        tower.extend(self.tower.iter().map(|l| l.weight.val().dims()[1]));
-        let head = widths(self.head[0].weight.val().dims()[0], &self.head);
-        Shape::new(&tower, &head).expect("built from a valid shape")
+    /// Tower widths, from 773 to the embedding.
+    pub fn tower_widths(&self) -> Vec<usize> {
+        let mut tower = vec![INPUTS];
+        tower.extend(std::iter::once(&self.first).chain(&self.tower).map(|l| l.weight.val().dims()[1]));
+        tower
     }
 
-    /// The same network as core's float reference (for export and checks).
-    pub fn to_float(&self) -> FloatNetwork {
-        let shape = self.shape();
-        let mut net = FloatNetwork::zeros(&shape);
+    /// The layer sizes (of a network with a comparison head).
+    pub fn shape(&self) -> Shape {
+        let head = std::iter::once(self.head[0].weight.val().dims()[0])
+            .chain(self.head.iter().map(|l| l.weight.val().dims()[1]))
+            .collect::<Vec<_>>();
+        Shape::new(&self.tower_widths(), &head).expect("built from a valid shape")
+    }
+
+    /// Copies the tower and the comparison head into `net` (of the same
+    /// sizes).
+    pub fn copy_into(&self, net: &mut FloatNetwork) {
         let tower = std::iter::once(&self.first).chain(&self.tower);
         for (float, layer) in net.tower_mut().iter_mut().zip(tower) {
             copy_layer(layer, float);
@@ -141,14 +140,29 @@ impl Siamese {
         for (float, layer) in net.head_mut().iter_mut().zip(&self.head) {
             copy_layer(layer, float);
         }
+    }
+
+    /// The same network as core's float reference (for export and checks).
+    pub fn to_float(&self) -> FloatNetwork {
+        let mut net = FloatNetwork::zeros(&self.shape());
+        self.copy_into(&mut net);
         net
+    }
+}
+
+/// Clips a hidden layer's weights to what an `i8` represents after
+/// quantization (±127/64), as NNUE trainers do.
+pub fn clip(layer: Linear) -> Linear {
+    Linear {
+        weight: layer.weight.map(|w| w.clamp(-MAX_HIDDEN_WEIGHT, MAX_HIDDEN_WEIGHT).detach().require_grad()),
+        bias: layer.bias,
     }
 }
 
 /// Copies a burn layer (weight `[in, out]`, row-major; the first layer has
 /// one more input row, the padding row, which is dropped) into a float layer
 /// (`out` rows of `in`).
-fn copy_layer(layer: &Linear, float: &mut FloatLayer) {
+pub fn copy_layer(layer: &Linear, float: &mut FloatLayer) {
     let weight = tensor_values(layer.weight.val());
     let (inputs, outputs) = (float.inputs(), float.outputs());
     for (o, row) in float.weights_mut().chunks_exact_mut(inputs).enumerate() {

@@ -9,6 +9,7 @@ use crate::train::alphazero::supervised::{AzConfig, AzModelConfig};
 use crate::train::deepchess::distill::{DistillConfig, FeaturesConfig};
 use crate::train::deepchess::pos2vec::Pos2VecConfig;
 use crate::train::deepchess::siamese::SiameseConfig;
+use crate::train::deepchess::value::{TargetConfig, ValueConfig};
 use crate::train::runner::config::{DataConfig, MlpConfig, ModelConfig};
 use crate::train::runner::optim::{OptimConfig, OptimizerKind};
 use crate::train::scalar::dbn::{Approach, DbnConfig, PretrainConfig};
@@ -50,6 +51,37 @@ pub fn siamese(preset: Preset) -> SiameseConfig {
                 .with_learning_rate(0.01)
                 .with_lr_decay(0.99),
             DataConfig::new(),
+        ),
+    }
+}
+
+/// The value network's default tower: a wide first layer, updated
+/// incrementally by the engine, and a narrow layer before the utility head.
+pub const VALUE_TOWER: [usize; 3] = [deepchess_core::arch::INPUTS, 256, 32];
+
+/// `train value`: smoke trains a small tower for 3 small epochs; quick
+/// trains [`VALUE_TOWER`] on 4 × 10⁶ positions an epoch, batch 4,096, Adam
+/// at 0.002 × 0.9ᵉ; paper (this learner has no paper) is quick with 100 epochs.
+pub fn value(preset: Preset) -> ValueConfig {
+    let optim = OptimConfig::new().with_batch_size(4096).with_learning_rate(0.002).with_lr_decay(0.9);
+    match preset {
+        Preset::Smoke => ValueConfig::new(
+            vec![deepchess_core::arch::INPUTS, 64, 16],
+            OptimConfig::new().with_epochs(3).with_batch_size(256).with_learning_rate(0.005),
+            DataConfig::new().with_per_epoch(16_384).with_val(2_000),
+            TargetConfig::new(),
+        ),
+        Preset::Quick => ValueConfig::new(
+            VALUE_TOWER.to_vec(),
+            optim.with_epochs(20),
+            DataConfig::new().with_per_epoch(4_000_000),
+            TargetConfig::new(),
+        ),
+        Preset::Paper => ValueConfig::new(
+            VALUE_TOWER.to_vec(),
+            optim.with_epochs(100),
+            DataConfig::new().with_per_epoch(4_000_000),
+            TargetConfig::new(),
         ),
     }
 }

@@ -1,0 +1,231 @@
+//! `deepchess train value`: a DeepChess-family network trained position by
+//! position for the scalar search, as NNUE trainers train: a wide first
+//! layer (its sums updated incrementally by the engine), a narrow layer and
+//! a utility head, read through the colour mirror
+//! ([`ValueNet`](crate::train::deepchess::value_model::ValueNet)).
+//!
+//! The target of a position is the score expected from it, White's view:
+//! `t = λ · result + (1 − λ) · P(eval)`, with `P(eval) = 1 / (1 + 10^(−cp/s))`
+//! where the game recorded an engine evaluation (clamped to ±2,000 cp), and
+//! the game's result (1, ½, 0) alone where not. The network predicts
+//! `σ(s(x))`; the loss is the squared error. Every position of the training
+//! split is a candidate (draws included); each epoch draws a fresh sample.
+//!
+//! Because the prediction is `σ(s)` and `P(eval) = σ(cp · ln 10 / s)`, the
+//! centipawn scale of the exported network is `s / ln 10` centipawns per
+//! unit of `s`: an engine evaluation and the network's read on one scale.
+//!
+//! Validation: the squared error on held-out positions, and the paper's
+//! held-out pair accuracy (a position from a game White won against one
+//! from a game Black won) by `s`, so the figure compares with the Siamese
+//! networks'.
+
+use std::path::Path;
+
+use burn::config::Config;
+use burn::module::Module;
+use burn::tensor::activation::sigmoid;
+use burn::tensor::{Tensor, TensorData};
+use deepchess_core::{FloatNetwork, Network, Shape};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::data::{GameResult, Pair, Record, eval_cp, eval_probability, mix};
+use crate::eval::accuracy;
+use crate::train::deepchess::value_model::ValueNet;
+use crate::train::runner::config::DataConfig;
+use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::inputs::Inputs;
+use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
+use crate::train::runner::metrics::{self, EpochRow};
+use crate::train::runner::optim::OptimConfig;
+use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::tensor_values;
+
+/// What a position's target blends.
+#[derive(Config, Debug, PartialEq)]
+pub struct TargetConfig {
+    /// λ, the weight of the game's result where an evaluation exists.
+    #[config(default = 0.5)]
+    pub lambda: f64,
+    /// `s`, centipawns: `P(eval) = 1 / (1 + 10^(−cp/s))` (400: a 400 cp
+    /// lead is 10 to 1, the Elo scale).
+    #[config(default = 400.0)]
+    pub eval_scale_cp: f64,
+}
+
+/// A value run's configuration, saved as `config.json`.
+#[derive(Config, Debug)]
+pub struct ValueConfig {
+    /// Tower widths, from 773 to the embedding (a utility head follows).
+    pub tower: Vec<usize>,
+    /// Epochs, batch and optimizer.
+    pub optim: OptimConfig,
+    /// Positions per epoch, validation items, seed (its pair settings are
+    /// unused).
+    pub data: DataConfig,
+    /// The target.
+    pub target: TargetConfig,
+}
+
+impl ValueConfig {
+    /// The network's shape: the tower and a utility head.
+    pub fn shape(&self) -> anyhow::Result<Shape> {
+        Ok(Shape::with_heads(&self.tower, &[], true)?)
+    }
+
+    /// Centipawns per unit of `s` in the exported network.
+    pub fn cp_scale(&self) -> f32 {
+        (self.target.eval_scale_cp / std::f64::consts::LN_10) as f32
+    }
+}
+
+/// The target of `record` (White's expected score), or `None` for a damaged
+/// record.
+pub fn target(record: &Record, target: &TargetConfig) -> Option<f64> {
+    let result = match record.result()? {
+        GameResult::WhiteWins => 1.0,
+        GameResult::BlackWins => 0.0,
+        GameResult::Draw => 0.5,
+    };
+    Some(match eval_cp(record) {
+        Some(cp) => target.lambda * result + (1.0 - target.lambda) * eval_probability(cp, target.eval_scale_cp),
+        None => result,
+    })
+}
+
+/// The value learner.
+pub struct ValueLearner {
+    config: ValueConfig,
+    inputs: Inputs,
+    /// Every usable training record and its target.
+    candidates: Vec<(u32, f32)>,
+    /// Held-out positions, their targets.
+    val_positions: Vec<(u32, f32)>,
+    val_encoded: crate::train::runner::batch::Encoded,
+    val_pairs: Vec<Pair>,
+}
+
+impl ValueLearner {
+    /// Opens the dataset directory `data` for `config`.
+    pub fn new(config: ValueConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+        config.shape()?;
+        let seed = config.data.seed;
+        let inputs = Inputs::open(data, device, Default::default(), seed, quiet)?;
+        let targets = |records: &[Record]| -> Vec<(u32, f32)> {
+            records
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| target(r, &config.target).map(|t| (i as u32, t as f32)))
+                .collect()
+        };
+        let candidates = targets(inputs.train.records());
+        anyhow::ensure!(!candidates.is_empty(), "no usable positions in the training split");
+        let mut val_positions = targets(inputs.val.records());
+        let mut rng = SmallRng::seed_from_u64(mix(seed, 0x7a1));
+        for i in 0..val_positions.len().min(config.data.val) {
+            let j = rng.random_range(i..val_positions.len());
+            val_positions.swap(i, j);
+        }
+        val_positions.truncate(config.data.val);
+        let val_encoded = crate::train::runner::batch::Encoded::new(inputs.val.records());
+        let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
+        Ok(ValueLearner { config, inputs, candidates, val_positions, val_encoded, val_pairs })
+    }
+
+    /// The float network with this run's centipawn scale.
+    fn float(&self, model: &ValueNet) -> FloatNetwork {
+        model.to_float(self.config.cp_scale())
+    }
+}
+
+/// `s(x)` of a batch of `(record, target)` items, and the squared error of
+/// `σ(s)` against the targets.
+fn batch_loss(
+    model: &ValueNet,
+    encoded: &crate::train::runner::batch::Encoded,
+    items: &[(u32, f32)],
+    device: &burn::tensor::Device,
+) -> Tensor<1> {
+    let positions = encoded.batch(items.iter().map(|&(i, _)| (i, false)), device);
+    let mirrored = encoded.batch(items.iter().map(|&(i, _)| (i, true)), device);
+    let targets: Vec<f32> = items.iter().map(|&(_, t)| t).collect();
+    let targets = Tensor::<2>::from_data(TensorData::new(targets, [items.len(), 1]), device);
+    let error = sigmoid(model.forward(&positions, &mirrored)) - targets;
+    error.clone().mul(error).mean()
+}
+
+impl Learner for ValueLearner {
+    type Model = ValueNet;
+    type Item = (u32, f32);
+
+    fn phases(&self) -> Vec<Phase> {
+        vec![Phase { name: "value".into(), unit: "positions", optim: self.config.optim.clone() }]
+    }
+
+    fn loss_name(&self) -> &'static str {
+        "squared error of the expected score"
+    }
+
+    fn init(&self, resumed: bool) -> anyhow::Result<ValueNet> {
+        if !resumed {
+            self.inputs.device.seed(self.config.data.seed);
+        }
+        Ok(ValueNet::new(&self.config.shape()?, &self.inputs.device))
+    }
+
+    fn epoch(&self, _model: &ValueNet, _phase: usize, epoch: usize) -> anyhow::Result<Vec<(u32, f32)>> {
+        let mut rng = SmallRng::seed_from_u64(mix(self.config.data.seed, 0x7a1_0000 + epoch as u64));
+        let n = self.candidates.len();
+        Ok((0..self.config.data.per_epoch).map(|_| self.candidates[rng.random_range(0..n)]).collect())
+    }
+
+    fn loss(&self, model: &ValueNet, _phase: usize, batch: &[(u32, f32)]) -> Loss {
+        Loss { loss: batch_loss(model, &self.inputs.encoded, batch, &self.inputs.device), correct: None }
+    }
+
+    fn constrain(&self, model: ValueNet) -> ValueNet {
+        model.clip()
+    }
+
+    fn validate(&self, model: &ValueNet, _phase: usize, detail: bool) -> anyhow::Result<Validation> {
+        let scoring = model.clone().no_grad();
+        let mut sum = 0f64;
+        for chunk in self.val_positions.chunks(1024) {
+            let loss = batch_loss(&scoring, &self.val_encoded, chunk, &self.inputs.device);
+            sum += f64::from(tensor_values(loss)[0]) * chunk.len() as f64;
+        }
+        let loss = sum / self.val_positions.len().max(1) as f64;
+        let float = self.float(model);
+        let accuracy =
+            accuracy::value_accuracy(&self.val_pairs, |i| accuracy::float_value(&float, self.val_encoded.features(i)));
+        let detail = if detail {
+            let quantized = Network::from_bytes(&float.to_bytes())?;
+            let records = self.inputs.val.records();
+            let quantized_accuracy = accuracy::value_accuracy(&self.val_pairs, |i| {
+                accuracy::quantized_value(&quantized, &records[i as usize])
+            });
+            Some(format!("validation accuracy, quantized: {quantized_accuracy:.4}"))
+        } else {
+            None
+        };
+        Ok(Validation { loss, accuracy: Some(accuracy), detail })
+    }
+
+    fn save(&self, run: &RunDir, model: &ValueNet, rows: &[EpochRow]) -> anyhow::Result<()> {
+        let mut float = self.float(model);
+        let val_accuracy = |r: &EpochRow| r.val_accuracy.unwrap_or(0.0);
+        float.description = format!(
+            "DeepChess value network {:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
+             (λ = {}, s = {} cp); {} epochs of {} positions; validation pair accuracy {:.4}",
+            self.config.tower,
+            self.config.target.lambda,
+            self.config.target.eval_scale_cp,
+            rows.len(),
+            self.config.data.per_epoch,
+            rows.last().map_or(0.0, val_accuracy)
+        );
+        // The epoch with the lowest validation loss is kept as best.dcnf.
+        run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, |r| Some(-r.val_loss)))
+    }
+}

@@ -1,0 +1,98 @@
+//! The value network trained position by position (`train value`): it
+//! learns, resumes exactly, exports, and its integer evaluation follows the
+//! float model within a stated bound.
+
+use deepchess_trainer::data::{Eval, GameResult, Record};
+use deepchess_trainer::train::deepchess::value::{self, TargetConfig, ValueConfig, ValueLearner};
+use deepchess_trainer::train::deepchess::value_model::ValueNet;
+
+use super::*;
+
+fn smoke_config(epochs: usize) -> ValueConfig {
+    let mut config = preset::value(Preset::Smoke);
+    config.optim.epochs = epochs;
+    config
+}
+
+#[test]
+fn targets_blend_result_and_evaluation() {
+    let pos = shakmaty::Chess::default();
+    let m = pos.legal_moves()[0];
+    let record = |result, eval| Record::new(&pos, m, 10, result, eval, 0);
+    let target = TargetConfig::new();
+    let t = |r: &Record| value::target(r, &target).unwrap();
+    // No evaluation: the result alone.
+    assert_eq!(t(&record(GameResult::WhiteWins, None)), 1.0);
+    assert_eq!(t(&record(GameResult::Draw, None)), 0.5);
+    assert_eq!(t(&record(GameResult::BlackWins, None)), 0.0);
+    // +400 cp is 10 to 1 on the Elo scale: P = 10/11; λ = 0.5 with a loss gives 5/11.
+    let blended = t(&record(GameResult::BlackWins, Some(Eval::Cp(400))));
+    assert!((blended - 0.5 * 10.0 / 11.0).abs() < 1e-12, "{blended}");
+    // A mate for White counts as a clamped large lead: P close to 1.
+    let mate = t(&record(GameResult::Draw, Some(Eval::Mate(3))));
+    assert!(mate > 0.74 && mate < 0.75, "{mate}");
+}
+
+#[test]
+fn value_network_learns_resumes_and_exports_within_bound() {
+    let Fixture { _turn, dir, data } = fixture(None, every_position());
+    let full = dir.path().join("full");
+    let rows = train(smoke_config(3), &data, &full, &FRESH, ValueLearner::new);
+    assert_eq!(rows.len(), 3);
+    assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
+    // The fixture's results follow the material; chance is 0.5 (about 0.011 a standard error).
+    assert!(rows[2].val_accuracy.unwrap() > 0.6, "{rows:?}");
+
+    // Stopped after one epoch and resumed: the same metrics.
+    let resumed = dir.path().join("resumed");
+    train(smoke_config(3), &data, &resumed, &RunOptions { max_epochs: Some(1), ..FRESH }, ValueLearner::new);
+    train(smoke_config(3), &data, &resumed, &RESUME, ValueLearner::new);
+    assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
+
+    // burn, core's float reference and the integer network agree.
+    let config = smoke_config(3);
+    let shape = config.shape().unwrap();
+    let model = ValueNet::new(&shape, &Device::flex()).load_file(full.join("model.bpk"));
+    let float = deepchess_trainer::commands::export::load_float(&full.join("model.dcnf")).unwrap();
+    assert_eq!(float.cp_scale(), config.cp_scale());
+    let path =
+        deepchess_trainer::commands::export::export(&full.join("model.dcnf"), &dir.path().join("weights")).unwrap();
+    let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(net.has_utility() && !net.has_comparison());
+
+    let val = Dataset::open(&data.join("val.bin")).unwrap();
+    let records = &val.records()[..200];
+    let encoded = Encoded::new(records);
+    let device = Device::flex();
+    let own = encoded.batch((0..200).map(|i| (i, false)), &device);
+    let mirrored = encoded.batch((0..200).map(|i| (i, true)), &device);
+    let burn_values = tensor_values(model.forward(&own, &mirrored));
+    let (mut worst_float, mut total_cp, mut worst_cp) = (0f64, 0f64, 0f64);
+    for (i, record) in records.iter().enumerate() {
+        let s = accuracy::float_value(&float, &record.features());
+        worst_float = worst_float.max((s - f64::from(burn_values[i])).abs());
+        let float_cp = s * f64::from(float.cp_scale());
+        // The engine's evaluation: the same integer code as the search's.
+        let pos = record.position().unwrap();
+        let (a, b) = {
+            let own = net.embed_position(&pos);
+            let mut acc = net.accumulator(&pos);
+            acc.refresh(&net, &record.features().mirrored());
+            (own, net.embed(&acc))
+        };
+        let cp = f64::from(net.evaluate(&a, &b).unwrap());
+        let exact = accuracy::quantized_value(&net, record) as f64;
+        // The rounded centipawns keep the exact integer difference's sign.
+        if cp != 0.0 {
+            assert_eq!(cp.signum(), exact.signum(), "record {i}");
+        }
+        total_cp += (cp - float_cp).abs();
+        worst_cp = worst_cp.max((cp - float_cp).abs());
+    }
+    let mean_cp = total_cp / records.len() as f64;
+    println!("burn vs float: {worst_float}; integer vs float: mean {mean_cp:.2} cp, worst {worst_cp:.2} cp");
+    assert!(worst_float < 1e-4, "{worst_float}");
+    // The bound stated for the value network's quantization (docs/training.md):
+    // the integer evaluation is within 10 cp of the float model's on average.
+    assert!(mean_cp <= 10.0, "mean error {mean_cp} cp");
+}
