@@ -72,3 +72,62 @@ fn generates_appends_and_builds() {
     datagen(&["--engine", &a, "--games", "2", "--movetime", "5", "--max-plies", "40", "--out", solo.to_str().unwrap()]);
     assert_eq!(games_in(&solo).matches("[White \"A\"]").count(), 2);
 }
+
+#[test]
+fn self_play_labels_every_move_and_resumes_without_repeating_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("self-play.pgn.zst");
+    let ours = format!("{} uci", deepchess().display());
+    let common = [
+        "--engine",
+        &ours,
+        "--nodes",
+        "300",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    datagen(&[&common[..], &["--games", "3"]].concat());
+    let text = games_in(&out);
+    assert_eq!(text.matches("[TimeControl \"nodes 300\"]").count(), 3, "{text}");
+    // Every engine move carries its search score, White's view, as TCEC writes it.
+    let scores = text.matches("{ +").count() + text.matches("{ -").count();
+    assert!(scores >= 3 * 20, "{scores} scores:\n{text}");
+
+    // A run stopped while writing: half a frame at the end. The next run
+    // cuts it off and goes on with the next game numbers.
+    let mut bytes = std::fs::read(&out).unwrap();
+    let whole = bytes.len();
+    bytes.extend_from_slice(&zstd::encode_all(&b"[Event \"cut short\"]"[..], 9).unwrap()[..10]);
+    std::fs::write(&out, &bytes).unwrap();
+    assert_eq!(deepchess_trainer::commands::datagen::complete_frames(&bytes), whole);
+    datagen(&[&common[..], &["--games", "2", "--append"]].concat());
+    let text = games_in(&out);
+    assert_eq!(text.matches("[Event \"deepchess datagen\"]").count(), 5, "{text}");
+    assert!(!text.contains("cut short"));
+    for round in 1..=5 {
+        assert_eq!(text.matches(&format!("[Round \"{round}\"]")).count(), 1, "round {round}");
+    }
+
+    // Into the dataset: no game is a duplicate of another, and positions
+    // carry the search's scores.
+    let data = dir.path().join("data");
+    let build = Command::new(deepchess())
+        .args(["data", "build", "--pgn", out.to_str().unwrap(), "--out", data.to_str().unwrap()])
+        .args(["--include-draws", "--all-positions", "--val-permille", "0", "--quiet"])
+        .output()
+        .unwrap();
+    let summary = String::from_utf8(build.stdout).unwrap();
+    assert!(build.status.success(), "{summary}{}", String::from_utf8_lossy(&build.stderr));
+    assert!(summary.contains("games used     : 5"), "{summary}");
+    let train = deepchess_trainer::data::Dataset::open(&data.join("train.bin")).unwrap();
+    let evaluated = train.records().iter().filter(|r| r.eval().is_some()).count();
+    assert!(
+        evaluated * 10 >= train.records().len() * 8,
+        "{evaluated} of {} positions evaluated",
+        train.records().len()
+    );
+}

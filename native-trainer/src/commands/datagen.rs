@@ -4,8 +4,19 @@
 //! Engines are paired round robin (an engine is never paired with itself
 //! unless it is the only one). Where an engine offers `UCI_LimitStrength`
 //! and `UCI_Elo`, each game draws its strength at random within the
-//! engine's range, so that many games are decisive. Games go to a zstd PGN
-//! file, one frame per run; `--append` continues a file.
+//! engine's range, so that many games are decisive.
+//!
+//! Our engine's own games, the data that teaches its next network: one
+//! engine (`--engine "deepchess uci"`) plays itself at a fixed node count
+//! (`--nodes`) from book openings plus a few random plies
+//! (`--random-plies`); every move carries the score its search reported, as
+//! a TCEC-style comment (`{ +0.35 }`, White's view), so `data build` labels
+//! every position with the search score and the game's result.
+//!
+//! Games go to a zstd PGN file, each game its own frame, written and flushed
+//! as it ends. `--append` continues a file: a stopped run leaves at most one
+//! partial frame at its end, which is cut off, and the new games take the
+//! next game numbers (and so fresh seeds), so none is played again.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -17,6 +28,10 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+use deepchess_core::shakmaty::uci::UciMove;
+use deepchess_core::shakmaty::{Chess, Position};
+use deepchess_core::uci::uci_move;
 
 use crate::data::mix;
 use crate::play::engine::Engine;
@@ -35,6 +50,12 @@ pub struct Args {
     /// Time per move, ms.
     #[arg(long, default_value_t = 20)]
     movetime: u64,
+    /// Nodes per move instead of a time (`go nodes N`): the same game on any machine.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Random legal moves after each opening (seeded), so that games from one opening differ.
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
     /// Openings, one line of UCI moves each (`deepchess data openings`); default: 16 common lines.
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -65,18 +86,71 @@ pub fn count_games(path: &Path) -> anyhow::Result<usize> {
     Ok(text.matches("[Event ").count())
 }
 
+/// The length of the whole zstd frames at the start of `bytes`: a run
+/// stopped while writing leaves a partial frame after them.
+pub fn complete_frames(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while at < bytes.len() {
+        match zstd::zstd_safe::find_frame_compressed_size(&bytes[at..]) {
+            Ok(size) if size > 0 && at + size <= bytes.len() => at += size,
+            _ => break,
+        }
+    }
+    at
+}
+
+/// Cuts a partial last frame off `path` (a stopped run's); returns the bytes cut.
+fn cut_partial_frame(path: &Path) -> anyhow::Result<usize> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let keep = complete_frames(&bytes);
+    if keep < bytes.len() {
+        std::fs::OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
+    }
+    Ok(bytes.len() - keep)
+}
+
+/// The opening, then `plies` random legal moves (fewer if the game ends).
+fn with_random_plies(opening: &[String], plies: usize, rng: &mut SmallRng) -> anyhow::Result<Vec<String>> {
+    let mut pos = Chess::default();
+    for text in opening {
+        let m = text.parse::<UciMove>()?.to_move(&pos).map_err(|_| anyhow::anyhow!("illegal opening move {text}"))?;
+        pos.play_unchecked(m);
+    }
+    let mut line = opening.to_vec();
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.is_insufficient_material() {
+            break;
+        }
+        let m = moves[rng.random_range(0..moves.len())];
+        line.push(uci_move(m).to_string());
+        pos.play_unchecked(m);
+    }
+    Ok(line)
+}
+
 /// Plays the games and writes them.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let openings = openings::load(args.openings.as_deref())?;
-    let first = if args.append && args.out.exists() { count_games(&args.out)? } else { 0 };
-    let file = std::fs::OpenOptions::new()
+    let resume = args.append && args.out.exists();
+    if resume {
+        let cut = cut_partial_frame(&args.out)?;
+        if cut > 0 {
+            eprintln!("cut {cut} bytes of an unfinished game off the end of {}", args.out.display());
+        }
+    }
+    let first = if resume { count_games(&args.out)? } else { 0 };
+    let mut file = std::fs::OpenOptions::new()
         .create(true)
         .write(true)
         .append(args.append)
         .truncate(!args.append)
         .open(&args.out)
         .with_context(|| format!("cannot open {}", args.out.display()))?;
-    let mut writer = zstd::Encoder::new(file, 9)?;
+    let tc = match args.nodes {
+        Some(nodes) => TimeControl::Nodes(nodes),
+        None => TimeControl::MoveTime(Duration::from_millis(args.movetime)),
+    };
     let pairs: Vec<(usize, usize)> = if args.engines.len() == 1 {
         vec![(0, 0)]
     } else {
@@ -108,6 +182,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                         let mut rng = SmallRng::seed_from_u64(mix(args.seed, index as u64));
                         let (w, b) = pairs[index % pairs.len()];
                         let opening = &openings[rng.random_range(0..openings.len())];
+                        let opening = with_random_plies(opening, args.random_plies, &mut rng)?;
                         // Strength of each side, where the engine can be limited.
                         let mut labels = [String::new(), String::new()];
                         for (side, &e) in [w, b].iter().enumerate() {
@@ -123,22 +198,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                         let game = if w == b {
                             // One engine plays itself: a second process for Black.
                             let mut other = Engine::start(&args.engines[b], &[])?;
-                            game::play(
-                                &mut engines[w],
-                                &mut other,
-                                opening,
-                                TimeControl::MoveTime(Duration::from_millis(args.movetime)),
-                                args.max_plies,
-                            )?
+                            game::play(&mut engines[w], &mut other, &opening, tc, args.max_plies)?
                         } else {
                             let (white, black) = two(&mut engines, w, b);
-                            game::play(
-                                white,
-                                black,
-                                opening,
-                                TimeControl::MoveTime(Duration::from_millis(args.movetime)),
-                                args.max_plies,
-                            )?
+                            game::play(white, black, &opening, tc, args.max_plies)?
                         };
                         if let Some(side) = game.termination.failed_side() {
                             let e = if side == shakmaty::Color::White { w } else { b };
@@ -152,7 +215,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                             ("Black", labels[1].clone()),
                             ("WhiteCommand", args.engines[w].clone()),
                             ("BlackCommand", args.engines[b].clone()),
-                            ("TimeControl", format!("movetime {}ms", args.movetime)),
+                            ("TimeControl", tc.pgn_tag()),
                         ];
                         let decisive = game.result != crate::data::GameResult::Draw;
                         if tx.send(Ok((index, game::pgn(&game, &tags), decisive))).is_err() {
@@ -168,14 +231,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         drop(tx);
         for message in rx {
             let (_, pgn, is_decisive) = message?;
-            writer.write_all(pgn.as_bytes())?;
+            // One frame per game, flushed: a stop loses at most the game being written.
+            file.write_all(&zstd::encode_all(pgn.as_bytes(), 9)?)?;
+            file.flush()?;
             decisive += usize::from(is_decisive);
             progress.inc(1);
             progress.set_message(format!("{decisive} decisive"));
         }
         Ok(())
     })?;
-    writer.finish()?.flush()?;
     progress.finish_and_clear();
     println!(
         "played {} games ({decisive} decisive) into {}; the file holds {}",

@@ -10,6 +10,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::data::Eval;
+
 /// What went wrong with an engine.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -47,6 +49,19 @@ pub enum Protocol {
     Uci,
     /// The xboard (CECP) protocol, version 2.
     Xboard,
+}
+
+/// An engine's answer to one `go`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// The move, in UCI notation (`(none)` if the engine gave none).
+    pub best: String,
+    /// How long the search took.
+    pub elapsed: Duration,
+    /// The last score the engine reported (`info … score cp|mate …`), from
+    /// the side to move's point of view; `None` when it reported none (or
+    /// speaks xboard).
+    pub score: Option<Eval>,
 }
 
 /// How long an engine may think about one move.
@@ -232,19 +247,16 @@ impl Engine {
         }
     }
 
-    /// Searches `moves` from the start position within `limit`; returns the
-    /// move (UCI notation; `(none)` if the engine gave none) and how long
-    /// the search took. An engine that does not answer within `timeout` is
-    /// an error.
-    pub fn best_move(
-        &mut self,
-        moves: &[String],
-        limit: &GoLimit,
-        timeout: Duration,
-    ) -> Result<(String, Duration), EngineError> {
+    /// Searches `moves` from the start position within `limit`: the move,
+    /// how long the search took and the last score reported. An engine that
+    /// does not answer within `timeout` is an error.
+    pub fn best_move(&mut self, moves: &[String], limit: &GoLimit, timeout: Duration) -> Result<Reply, EngineError> {
         match self.protocol {
             Protocol::Uci => self.uci_move(moves, limit, timeout),
-            Protocol::Xboard => self.xboard_move(moves, limit, timeout),
+            Protocol::Xboard => {
+                let (best, elapsed) = self.xboard_move(moves, limit, timeout)?;
+                Ok(Reply { best, elapsed, score: None })
+            }
         }
     }
 }

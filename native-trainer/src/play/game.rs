@@ -9,8 +9,8 @@ use deepchess_core::shakmaty::uci::UciMove;
 use deepchess_core::shakmaty::{Chess, Color, Move, Position};
 use deepchess_core::uci::uci_move;
 
-use crate::data::GameResult;
-use crate::play::engine::{Engine, GoLimit};
+use crate::data::{Eval, GameResult};
+use crate::play::engine::{Engine, GoLimit, Reply};
 use crate::play::stats::Forfeit;
 
 /// How long each side may think.
@@ -129,6 +129,10 @@ pub struct PlayedGame {
     pub moves: Vec<Move>,
     /// Moves that came from the opening book.
     pub opening_plies: usize,
+    /// The score each engine reported for its move, White's point of view
+    /// (`None` for the opening's moves and where the engine reported none),
+    /// one per move.
+    pub evals: Vec<Option<Eval>>,
     /// The result.
     pub result: GameResult,
     /// Why it ended.
@@ -157,6 +161,7 @@ pub fn play(
         moves.push(m);
     }
     let opening_plies = moves.len();
+    let mut evals = vec![None; opening_plies];
     let mut clocks = match tc {
         TimeControl::Clock { base, .. } => [base, base],
         _ => [Duration::ZERO; 2],
@@ -165,14 +170,15 @@ pub fn play(
         // A fresh game for both; a failure here is the engine's loss below.
         let _ = engine.new_game();
     }
-    let finish = |result, termination, moves| Ok(PlayedGame { moves, opening_plies, result, termination });
+    let finish =
+        |result, termination, moves, evals| Ok(PlayedGame { moves, opening_plies, evals, result, termination });
     loop {
         *seen.entry(zobrist(&pos)).or_default() += 1;
         if let Some((result, termination)) = rules_end(&pos, &seen) {
-            return finish(result, termination, moves);
+            return finish(result, termination, moves, evals);
         }
         if moves.len() >= max_plies {
-            return finish(GameResult::Draw, Termination::MoveCap, moves);
+            return finish(GameResult::Draw, Termination::MoveCap, moves, evals);
         }
         let turn = pos.turn();
         let side = usize::from(turn == Color::Black);
@@ -188,26 +194,46 @@ pub fn play(
         let loser = |termination| {
             (if turn == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins }, termination)
         };
-        let (text, elapsed) = match engine.ready().and_then(|()| engine.best_move(&texts, &limit, timeout)) {
-            Ok(answer) => answer,
-            Err(err) => {
-                let (result, termination) = loser(Termination::EngineFailure(turn, err.to_string()));
-                return finish(result, termination, moves);
-            }
-        };
+        let Reply { best: text, elapsed, score } =
+            match engine.ready().and_then(|()| engine.best_move(&texts, &limit, timeout)) {
+                Ok(answer) => answer,
+                Err(err) => {
+                    let (result, termination) = loser(Termination::EngineFailure(turn, err.to_string()));
+                    return finish(result, termination, moves, evals);
+                }
+            };
         if let TimeControl::Clock { increment, .. } = tc {
             if elapsed > clocks[side] {
                 let (result, termination) = loser(Termination::TimeForfeit(turn));
-                return finish(result, termination, moves);
+                return finish(result, termination, moves, evals);
             }
             clocks[side] = clocks[side] - elapsed + increment;
         }
         let Some(m) = text.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             let (result, termination) = loser(Termination::IllegalMove(turn, text));
-            return finish(result, termination, moves);
+            return finish(result, termination, moves, evals);
         };
         pos.play_unchecked(m);
         moves.push(m);
+        evals.push(score.map(|score| white_view(score, turn)));
+    }
+}
+
+/// A score from `turn`'s point of view, from White's.
+fn white_view(score: Eval, turn: Color) -> Eval {
+    match (score, turn) {
+        (score, Color::White) => score,
+        (Eval::Cp(cp), Color::Black) => Eval::Cp(cp.saturating_neg()),
+        (Eval::Mate(moves), Color::Black) => Eval::Mate(moves.saturating_neg()),
+    }
+}
+
+/// An evaluation as a TCEC-style PGN comment, White's view: `+0.35`
+/// (pawns) or `-M3` (mate in moves), which `data build` reads back.
+pub fn eval_comment(eval: Eval) -> String {
+    match eval {
+        Eval::Cp(cp) => format!("{}{:.2}", if cp < 0 { '-' } else { '+' }, f64::from(cp.unsigned_abs()) / 100.0),
+        Eval::Mate(moves) => format!("{}M{}", if moves < 0 { '-' } else { '+' }, moves.unsigned_abs()),
     }
 }
 
@@ -253,6 +279,8 @@ pub fn pgn(game: &PlayedGame, tags: &[(&str, String)]) -> String {
         line.push(' ');
         if i + 1 == game.opening_plies {
             line.push_str("{ book } ");
+        } else if let Some(eval) = game.evals.get(i).copied().flatten() {
+            line.push_str(&format!("{{ {} }} ", eval_comment(eval)));
         }
     }
     line.push_str(game.result.as_str());

@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::play::engine::{Engine, EngineError, GoLimit, HANDSHAKE};
+use crate::data::Eval;
+use crate::play::engine::{Engine, EngineError, GoLimit, HANDSHAKE, Reply};
 
 impl GoLimit {
     /// The UCI `go` command.
@@ -59,7 +60,7 @@ impl Engine {
         moves: &[String],
         limit: &GoLimit,
         timeout: Duration,
-    ) -> Result<(String, Duration), EngineError> {
+    ) -> Result<Reply, EngineError> {
         let position = if moves.is_empty() {
             "position startpos".to_string()
         } else {
@@ -69,8 +70,30 @@ impl Engine {
         let start = Instant::now();
         self.send(&limit.uci_command())?;
         let lines = self.read_until("bestmove", timeout)?;
+        let elapsed = start.elapsed();
         let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or("(none)").to_string();
-        Ok((best, start.elapsed()))
+        let score = lines.iter().rev().find_map(|line| info_score(line));
+        Ok(Reply { best, elapsed, score })
+    }
+}
+
+/// The score of an `info` line, side to move's view: `score cp 35`,
+/// `score mate -3` (a `lowerbound` or `upperbound` after it is taken as
+/// the score); centipawns beyond `i16` are clamped. `info string` lines are
+/// text, not scores.
+pub fn info_score(line: &str) -> Option<Eval> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    // `info string …` is free text.
+    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+        return None;
+    }
+    let at = words.iter().position(|&w| w == "score")?;
+    let value: i64 = words.get(at + 2)?.parse().ok()?;
+    let clamp = |v: i64| v.clamp(i64::from(i16::MIN) + 1, i64::from(i16::MAX)) as i16;
+    match *words.get(at + 1)? {
+        "cp" => Some(Eval::Cp(clamp(value))),
+        "mate" => Some(Eval::Mate(clamp(value))),
+        _ => None,
     }
 }
 
@@ -85,5 +108,17 @@ mod tests {
         assert_eq!(GoLimit::Nodes(800).uci_command(), "go nodes 800");
         let clock = GoLimit::Clock { white: ms(9_500), black: ms(8_000), increment: ms(100) };
         assert_eq!(clock.uci_command(), "go wtime 9500 btime 8000 winc 100 binc 100");
+    }
+
+    #[test]
+    fn scores_are_read_from_info_lines() {
+        assert_eq!(info_score("info depth 12 seldepth 20 score cp -35 nodes 1000 pv e2e4"), Some(Eval::Cp(-35)));
+        assert_eq!(info_score("info depth 30 score mate 3 pv d1h5"), Some(Eval::Mate(3)));
+        assert_eq!(info_score("info depth 9 score cp 120 lowerbound"), Some(Eval::Cp(120)));
+        assert_eq!(info_score("info depth 9 score cp 99999"), Some(Eval::Cp(i16::MAX)));
+        assert_eq!(info_score("info string score cp 10"), None);
+        assert_eq!(info_score("info depth 3 nodes 40"), None);
+        assert_eq!(info_score("bestmove e2e4"), None);
+        assert_eq!(info_score("info score wdl 1 2 3"), None);
     }
 }
