@@ -237,6 +237,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             decisive += usize::from(is_decisive);
             progress.inc(1);
             progress.set_message(format!("{decisive} decisive"));
+            if progress.is_hidden() && !args.quiet {
+                // No terminal (a background run's log): a line per game instead of the bar.
+                eprintln!("game {} of {}: {decisive} decisive so far", progress.position(), args.games);
+            }
         }
         Ok(())
     })?;

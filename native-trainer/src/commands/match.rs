@@ -222,6 +222,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
             progress.inc(1);
             progress.set_message(tally.headline.to_string());
+            if progress.is_hidden() && !args.quiet {
+                // No terminal (a background run's log): a line per game instead of the bar.
+                let llr =
+                    sprt.as_ref().map(|s| format!("; LLR {:.2}", s.llr(&pairs.pentanomial()))).unwrap_or_default();
+                eprintln!(
+                    "game {} of {}: {} ({}); {}{llr}",
+                    done.index + 1,
+                    args.games,
+                    done.game.result.as_str(),
+                    done.game.termination.describe(),
+                    tally.headline
+                );
+            }
             them.get_or_insert_with(|| done.names[usize::from(done.ours_white)].clone());
             finished.push(done);
         }
