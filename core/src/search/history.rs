@@ -59,7 +59,8 @@ impl History {
         *self = History::new();
     }
 
-    /// The ordering score of each of `moves` of `pos` (higher first): the
+    /// Writes into `scores` the ordering score of each of `moves` of `pos`
+    /// (higher first): the
     /// hash move; captures and promotions that do not lose material (by
     /// [`see_ge`]), most valuable victim first; the killers of `ply`; the
     /// countermove to `previous`; quiet moves by history; then losing
@@ -71,30 +72,29 @@ impl History {
         hash_move: Option<Move>,
         ply: usize,
         previous: Option<Move>,
-    ) -> Scores {
+        scores: &mut Scores,
+    ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let counter = self.counter(pos.turn(), previous);
         let turn = pos.turn();
-        moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == hash_move {
-                    HASH_MOVE
-                } else if is_tactical(m) {
-                    let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-                    let base = if see_ge(pos, m, 0) { GOOD_CAPTURE } else { BAD_CAPTURE };
-                    base + victim * 8 - m.role() as i32
-                } else if Some(m) == killers[0] {
-                    KILLER + 1
-                } else if Some(m) == killers[1] {
-                    KILLER
-                } else if Some(m) == counter {
-                    COUNTER
-                } else {
-                    self.score(turn, m)
-                }
-            })
-            .collect()
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if Some(m) == hash_move {
+                HASH_MOVE
+            } else if is_tactical(m) {
+                let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+                let base = if see_ge(pos, m, 0) { GOOD_CAPTURE } else { BAD_CAPTURE };
+                base + victim * 8 - m.role() as i32
+            } else if Some(m) == killers[0] {
+                KILLER + 1
+            } else if Some(m) == killers[1] {
+                KILLER
+            } else if Some(m) == counter {
+                COUNTER
+            } else {
+                self.score(turn, m)
+            }
+        }));
     }
 
     /// The history score of a quiet move, within ±16384.

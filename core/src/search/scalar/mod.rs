@@ -10,6 +10,7 @@ pub mod evaluator;
 pub mod lazy_smp;
 pub mod learned;
 pub mod net_evaluator;
+mod node;
 mod pruning;
 mod quiescence;
 pub mod score_table;

@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Color, Position, Role};
 
-use crate::search::history::pick;
+use crate::search::history::{Scores, pick};
 use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::{INFINITE, MATE};
 use crate::search::scalar::search::ScalarSearch;
@@ -43,7 +43,8 @@ impl<E: Evaluator> ScalarSearch<E> {
             moves.retain(|m| m.promotion().is_none_or(|role| role == Role::Queen));
             (moves, Some(stand))
         };
-        let mut scores = self.history.scores(pos, &moves, None, ply as usize, None);
+        let mut scores = Scores::new();
+        self.history.scores(pos, &moves, None, ply as usize, None, &mut scores);
         let mut best = stand.unwrap_or(-INFINITE);
         for next in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, next);

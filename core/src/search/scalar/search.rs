@@ -11,7 +11,8 @@
 //! decide terminal positions: mate, stalemate, repetition (with the game's
 //! history), the fifty-move rule and insufficient material.
 //!
-//! The main search keeps its recursion on an explicit stack of [`Node`]s, so
+//! The main search keeps its recursion on an explicit stack of nodes
+//! ([`NodeStack`]), so
 //! [`ScalarSearch::step`] can stop after any node budget and continue exactly
 //! where it stopped. Quiescence, which visits a handful of captures, recurses
 //! natively inside one step.
@@ -21,10 +22,11 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use crate::search::history::{History, Scores, has_non_pawn_material, pick};
+use crate::search::history::{History, has_non_pawn_material, pick};
 use crate::search::ordering::is_tactical;
 use crate::search::progress::{Progress, PvLine};
 use crate::search::scalar::evaluator::Evaluator;
+use crate::search::scalar::node::{NodeStack, Pending};
 use crate::search::scalar::pruning::{late_move_limit, late_move_reduction};
 use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, score_for_uci};
@@ -61,97 +63,12 @@ impl PvLine for ScalarLine {
     }
 }
 
-/// What the node waits for: the child it is searching.
-#[derive(Clone, Copy, Debug)]
-enum Pending {
-    None,
-    /// The null-move search, with a zero window at β.
-    Null,
-    /// `m`, searched to `depth` (`reduction` below the full depth), with a
-    /// zero window or the full one.
-    Move {
-        m: Move,
-        depth: i32,
-        reduction: i32,
-        zero_window: bool,
-    },
-}
-
-/// A node of the main search on the explicit stack.
-struct Node {
-    pos: Chess,
-    hash: u64,
-    ply: u32,
-    depth: i32,
-    alpha: i32,
-    beta: i32,
-    alpha_orig: i32,
-    pv_node: bool,
-    in_check: bool,
-    /// Static evaluation, side to move's view; `-INFINITE` in check.
-    eval: i32,
-    moves: MoveList,
-    /// The moves' ordering scores ([`History::scores`]), picked with them.
-    scores: Scores,
-    next: usize,
-    searched: usize,
-    quiets: MoveList,
-    best: i32,
-    best_move: Option<Move>,
-    pv: Vec<Move>,
-    pending: Pending,
-    /// The move that led here (for countermoves).
-    previous: Option<Move>,
-    /// Index in the history below which repetitions are not looked for
-    /// (the position after a null move).
-    floor: usize,
-}
-
-impl Node {
-    /// A node about to search its moves (none yet: the caller sets them),
-    /// with the window `(alpha, beta)`, entered from nowhere (the root).
-    pub(super) fn new(
-        pos: Chess,
-        hash: u64,
-        ply: u32,
-        depth: i32,
-        window: (i32, i32),
-        in_check: bool,
-        eval: i32,
-    ) -> Node {
-        let (alpha, beta) = window;
-        Node {
-            pos,
-            hash,
-            ply,
-            depth,
-            alpha,
-            beta,
-            alpha_orig: alpha,
-            pv_node: beta - alpha > 1,
-            in_check,
-            eval,
-            moves: MoveList::new(),
-            scores: Scores::new(),
-            next: 0,
-            searched: 0,
-            quiets: MoveList::new(),
-            best: -INFINITE,
-            best_move: None,
-            pv: Vec::new(),
-            pending: Pending::None,
-            previous: None,
-            floor: 0,
-        }
-    }
-}
-
 /// A scalar principal-variation search over an [`Evaluator`].
 pub struct ScalarSearch<E: Evaluator> {
     pub(super) evaluator: E,
     pub(super) table: Arc<ScoreTable>,
     pub(super) history: History,
-    stack: Vec<Node>,
+    stack: NodeStack,
     pub(super) window: (i32, i32),
     pub(super) delta: i32,
     pub(super) progress: Progress<ScalarLine>,
@@ -171,7 +88,7 @@ impl<E: Evaluator> ScalarSearch<E> {
             evaluator,
             table,
             history: History::new(),
-            stack: Vec::new(),
+            stack: NodeStack::new(),
             window: (-INFINITE, INFINITE),
             delta: ASPIRATION,
             progress: Progress::new(),
@@ -266,7 +183,7 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// when its node finishes.
     #[allow(clippy::too_many_arguments)]
     fn descend(&mut self, m: Move, child: Chess, depth: i32, reduction: i32, alpha: i32, beta: i32, zero: bool) {
-        let Some(node) = self.stack.last_mut() else { return };
+        let Some(node) = self.stack.top_mut() else { return };
         node.pending = Pending::Move { m, depth, reduction, zero_window: zero };
         let hash = child_hash(&node.pos, node.hash, m, &child);
         let (ply, floor) = (node.ply + 1, node.floor);
@@ -282,7 +199,7 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// The top node's pending child is worth `child_score` (from the
     /// child's side), with principal variation `child_pv`.
     fn resume(&mut self, child_score: i32, child_pv: &[Move]) {
-        let Some(node) = self.stack.last_mut() else { return };
+        let Some(node) = self.stack.top_mut() else { return };
         let score = -child_score;
         match core::mem::replace(&mut node.pending, Pending::None) {
             Pending::None => {}
@@ -347,12 +264,13 @@ impl<E: Evaluator> ScalarSearch<E> {
         if node.ply > 0 || self.progress.pv_index == 0 {
             self.table.store(node.hash, node.ply, node.depth, node.best, node.eval, bound, node.best_move);
         }
-        if node.ply == 0 {
-            return self.root_done(node.best, node.pv);
+        let (ply, best, pv) = (node.ply, node.best, core::mem::take(&mut node.pv));
+        if ply == 0 {
+            return self.root_done(best, pv);
         }
         self.evaluator.pop();
         self.progress.path.pop();
-        self.resume(node.best, &node.pv);
+        self.resume(best, &pv);
         false
     }
 
@@ -431,9 +349,9 @@ impl<E: Evaluator> ScalarSearch<E> {
             && beta.abs() < MATE_BOUND
             && has_non_pawn_material(&pos);
         let hash_move = hit.and_then(|hit| hit.best_move(&moves));
-        let scores = self.history.scores(&pos, &moves, hash_move, ply as usize, previous);
-        let node = Node::new(pos, hash, ply, depth, (alpha, beta), in_check, eval);
-        self.stack.push(Node { moves, scores, previous, floor, ..node });
+        let node = self.stack.push(pos, hash, ply, depth, (alpha, beta), in_check, eval, moves);
+        (node.previous, node.floor) = (previous, floor);
+        self.history.scores(&node.pos, &node.moves, hash_move, ply as usize, previous, &mut node.scores);
         if try_null {
             self.null_move(depth, eval, beta);
         }
@@ -443,7 +361,7 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// Searches the top node's null move: the side to move passes, and the
     /// opponent searches to a reduced depth with a zero window at β.
     fn null_move(&mut self, depth: i32, eval: i32, beta: i32) {
-        let Some(node) = self.stack.last_mut() else { return };
+        let Some(node) = self.stack.top_mut() else { return };
         let Ok(child) = node.pos.clone().swap_turn() else { return };
         let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
         node.pending = Pending::Null;
@@ -503,7 +421,6 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             let hint = self.progress.lines.get(self.progress.pv_index).and_then(|line| line.pv.first().copied());
             let hash_move =
                 self.table.probe(self.progress.root_hash, 0).and_then(|hit| hit.best_move(&self.progress.root_moves));
-            let scores = self.history.scores(&self.progress.root, &moves, hint.or(hash_move), 0, None);
             if self.progress.pv_index == 0 {
                 self.progress.seldepth = 0;
             }
@@ -516,16 +433,9 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             } else {
                 self.static_eval(&self.progress.root.clone(), self.progress.root_hash)
             };
-            let root = Node::new(
-                self.progress.root.clone(),
-                self.progress.root_hash,
-                0,
-                self.progress.depth as i32,
-                (alpha, beta),
-                in_check,
-                eval,
-            );
-            self.stack.push(Node { moves, scores, ..root });
+            let (root, hash, depth) = (self.progress.root.clone(), self.progress.root_hash, self.progress.depth as i32);
+            let node = self.stack.push(root, hash, 0, depth, (alpha, beta), in_check, eval, moves);
+            self.history.scores(&node.pos, &node.moves, hint.or(hash_move), 0, None, &mut node.scores);
             return true;
         }
     }
@@ -534,7 +444,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
     /// to its parent. Returns `true` when a root search completed a line.
     fn advance(&mut self) -> bool {
         loop {
-            let Some(node) = self.stack.last_mut() else { return false };
+            let Some(node) = self.stack.top_mut() else { return false };
             if node.next >= node.moves.len() {
                 return self.finish_node();
             }
