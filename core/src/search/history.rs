@@ -12,20 +12,46 @@ use crate::search::vocabulary::MAX_PLY;
 /// The ordering scores of a node's moves, beside its `MoveList`.
 pub type Scores = ArrayVec<i32, 256>;
 
-/// Moves the best of `moves[next..]` (the first of the highest score) to
-/// `next` and returns it, the others keeping their order: one step of
-/// selection that hands moves out exactly as a stable sort by descending
-/// score would order them, without sorting the moves a cutoff never reaches.
+/// Picks by selection before the tail is sorted (see [`pick`]).
+const SELECTED_PICKS: usize = 3;
+
+/// The move to search `next`: moves are handed out exactly as a stable sort
+/// by descending score would order them, without sorting the moves a cutoff
+/// never reaches. The first [`SELECTED_PICKS`] are found by selection (the
+/// first of the highest score, moved to `next` with the others keeping their
+/// order); a node that gets further is likely to search everything, so the
+/// rest is then sorted once, stably, and read in order.
+///
+/// `next` must count up from 0 by one (a node's moves are picked in turn).
 pub fn pick(moves: &mut [Move], scores: &mut [i32], next: usize) -> Move {
-    let mut best = next;
-    for i in next + 1..scores.len() {
-        if scores[i] > scores[best] {
-            best = i;
+    match next.cmp(&SELECTED_PICKS) {
+        core::cmp::Ordering::Less => {
+            let mut best = next;
+            for i in next + 1..scores.len() {
+                if scores[i] > scores[best] {
+                    best = i;
+                }
+            }
+            if best > next {
+                moves[next..=best].rotate_right(1);
+                scores[next..=best].rotate_right(1);
+            }
         }
-    }
-    if best > next {
-        moves[next..=best].rotate_right(1);
-        scores[next..=best].rotate_right(1);
+        core::cmp::Ordering::Equal => {
+            // Insertion sort of the tail: stable, in place, and short lists.
+            for i in next + 1..scores.len() {
+                let (score, m) = (scores[i], moves[i]);
+                let mut j = i;
+                while j > next && scores[j - 1] < score {
+                    scores[j] = scores[j - 1];
+                    moves[j] = moves[j - 1];
+                    j -= 1;
+                }
+                scores[j] = score;
+                moves[j] = m;
+            }
+        }
+        core::cmp::Ordering::Greater => {}
     }
     moves[next]
 }
