@@ -48,6 +48,9 @@ fn games_are_paired_with_colours_swapped() {
         assert_eq!(tag(game, "Round"), (i + 1).to_string());
         let (white, black) = (tag(game, "White"), tag(game, "Black"));
         assert_eq!((white, black), if i % 2 == 0 { ("Alpha", "Beta") } else { ("Beta", "Alpha") });
+        // The command lines tell the engines apart where their names do not.
+        let alpha = fake("--name Alpha --seed 1");
+        assert_eq!(tag(game, if i % 2 == 0 { "WhiteCommand" } else { "BlackCommand" }), alpha);
         // Both games of a pair start with the same opening.
         if i % 2 == 1 {
             assert_eq!(first_moves(games[i - 1]), first_moves(game), "pair {}", i / 2);

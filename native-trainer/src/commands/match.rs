@@ -216,6 +216,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     ("Round", (done.index + 1).to_string()),
                     ("White", done.names[0].clone()),
                     ("Black", done.names[1].clone()),
+                    // Which engine is which, where both give the same name (a network against another).
+                    ("WhiteCommand", if done.ours_white { ours.clone() } else { args.engine.clone() }),
+                    ("BlackCommand", if done.ours_white { args.engine.clone() } else { ours.clone() }),
                     ("TimeControl", tc.pgn_tag()),
                 ];
                 log.append(&game::pgn(&done.game, &tags))?;
