@@ -186,6 +186,7 @@ impl<E: Evaluator> ScalarSearch<E> {
         let Some(node) = self.stack.top_mut() else { return };
         node.pending = Pending::Move { m, depth, reduction, zero_window: zero };
         let hash = child_hash(&node.pos, node.hash, m, &child);
+        self.table.prefetch(hash);
         let (ply, floor) = (node.ply + 1, node.floor);
         self.evaluator.push(&node.pos, m, &child);
         self.progress.path.push(hash);
