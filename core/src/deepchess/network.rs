@@ -264,6 +264,18 @@ impl Network {
         self.embed(&self.accumulator(pos))
     }
 
+    /// The embeddings of `pos` and of its colour mirror image, computed from
+    /// scratch with one accumulator: what [`evaluate`](Self::evaluate) and
+    /// [`utility_difference`](Self::utility_difference) take.
+    pub fn embed_with_mirror(&self, pos: &Chess) -> (Embedding, Embedding) {
+        let features = Features::from_position(pos);
+        let mut acc = Accumulator::zeros(self.ft.width());
+        acc.refresh(self, &features);
+        let own = self.embed(&acc);
+        acc.refresh(self, &features.mirrored());
+        (own, self.embed(&acc))
+    }
+
     /// The head's two logits for the pair (`a`, `b`), in units of
     /// `1 / SUM_SCALE`; `[0, 0]` without a comparison head.
     pub fn logits(&self, a: &Embedding, b: &Embedding) -> [i32; 2] {

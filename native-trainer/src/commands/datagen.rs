@@ -79,13 +79,6 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Games already in a `.pgn.zst` file.
-pub fn count_games(path: &Path) -> anyhow::Result<usize> {
-    let mut text = String::new();
-    zstd::Decoder::new(std::fs::File::open(path)?)?.read_to_string(&mut text)?;
-    Ok(text.matches("[Event ").count())
-}
-
 /// The length of the whole zstd frames at the start of `bytes`: a run
 /// stopped while writing leaves a partial frame after them.
 pub fn complete_frames(bytes: &[u8]) -> usize {
@@ -99,14 +92,18 @@ pub fn complete_frames(bytes: &[u8]) -> usize {
     at
 }
 
-/// Cuts a partial last frame off `path` (a stopped run's); returns the bytes cut.
-fn cut_partial_frame(path: &Path) -> anyhow::Result<usize> {
+/// Where a run appending to `path` goes on: cuts off a partial last frame
+/// (a stopped run's, saying so) and returns the games the file holds.
+fn resume_point(path: &Path) -> anyhow::Result<usize> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let keep = complete_frames(&bytes);
     if keep < bytes.len() {
         std::fs::OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
+        eprintln!("cut {} bytes of an unfinished game off the end of {}", bytes.len() - keep, path.display());
     }
-    Ok(bytes.len() - keep)
+    let mut text = String::new();
+    zstd::Decoder::new(&bytes[..keep])?.read_to_string(&mut text)?;
+    Ok(text.matches("[Event ").count())
 }
 
 /// The opening, then `plies` random legal moves (fewer if the game ends).
@@ -132,14 +129,7 @@ fn with_random_plies(opening: &[String], plies: usize, rng: &mut SmallRng) -> an
 /// Plays the games and writes them.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let openings = openings::load(args.openings.as_deref())?;
-    let resume = args.append && args.out.exists();
-    if resume {
-        let cut = cut_partial_frame(&args.out)?;
-        if cut > 0 {
-            eprintln!("cut {cut} bytes of an unfinished game off the end of {}", args.out.display());
-        }
-    }
-    let first = if resume { count_games(&args.out)? } else { 0 };
+    let first = if args.append && args.out.exists() { resume_point(&args.out)? } else { 0 };
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .write(true)

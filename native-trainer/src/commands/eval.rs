@@ -70,7 +70,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
             figures.push(format!("{:.2}% comparison head", 100.0 * accuracy::quantized_accuracy(&net, records, pairs)));
         }
         if net.has_utility() {
-            let value = accuracy::value_accuracy(pairs, |i| accuracy::quantized_value(&net, &records[i as usize]));
+            let value = accuracy::quantized_value_accuracy(&net, records, pairs);
             figures.push(format!("{:.2}% utility", 100.0 * value));
         }
         figures.join(", ")

@@ -62,8 +62,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             let records = val.records();
             let float_accuracy =
                 accuracy::value_accuracy(&pairs, |i| accuracy::float_value(&float, &records[i as usize].features()));
-            let quantized_accuracy =
-                accuracy::value_accuracy(&pairs, |i| accuracy::quantized_value(&net, &records[i as usize]));
+            let quantized_accuracy = accuracy::quantized_value_accuracy(&net, records, &pairs);
             println!("float accuracy (value)     : {:.2}%", 100.0 * float_accuracy);
             println!("quantized accuracy (value) : {:.2}%", 100.0 * quantized_accuracy);
         }

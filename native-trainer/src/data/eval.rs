@@ -1,4 +1,5 @@
-//! Engine evaluations in PGN comments, as TCEC and cutechess write them.
+//! Engine evaluations in PGN comments, as TCEC and cutechess write them:
+//! read ([`parse_eval`]) and written ([`eval_comment`]).
 
 use crate::data::record::Eval;
 
@@ -31,4 +32,22 @@ pub fn parse_eval(comment: &[u8]) -> Option<Eval> {
     let pawns: f64 = magnitude.parse().ok()?;
     let cp = (pawns * 100.0).round().min(f64::from(i16::MAX));
     Some(Eval::Cp(if negative { -cp as i16 } else { cp as i16 }))
+}
+
+/// An evaluation as [`parse_eval`] reads it back, White's view: `+0.35`
+/// (pawns) or `-M3` (mate in moves), as `datagen` and `match` write it.
+///
+/// ```
+/// # use deepchess_trainer::data::{Eval, eval_comment, parse_eval};
+/// assert_eq!(eval_comment(Eval::Cp(-35)), "-0.35");
+/// assert_eq!(eval_comment(Eval::Mate(3)), "+M3");
+/// for eval in [Eval::Cp(0), Eval::Cp(1234), Eval::Cp(-7), Eval::Mate(-12)] {
+///     assert_eq!(parse_eval(eval_comment(eval).as_bytes()), Some(eval));
+/// }
+/// ```
+pub fn eval_comment(eval: Eval) -> String {
+    match eval {
+        Eval::Cp(cp) => format!("{}{:.2}", if cp < 0 { '-' } else { '+' }, f64::from(cp.unsigned_abs()) / 100.0),
+        Eval::Mate(moves) => format!("{}M{}", if moves < 0 { '-' } else { '+' }, moves.unsigned_abs()),
+    }
 }

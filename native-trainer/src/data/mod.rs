@@ -15,7 +15,7 @@ mod sampling;
 
 pub use build::{BuildOptions, SourceSummary, SourceTable, SplitCounts, Summary, build, openings};
 pub use dataset::{Dataset, DatasetError, DatasetWriter, dataset_files};
-pub use eval::parse_eval;
+pub use eval::{eval_comment, parse_eval};
 pub use filter::{Filtering, GameFilter, game_key};
 pub use game::{Game, GameReader, Ply, SkipReason};
 pub use input::open_pgn;

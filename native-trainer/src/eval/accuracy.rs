@@ -90,10 +90,15 @@ pub fn float_value(net: &FloatNetwork, features: &Features) -> f64 {
 /// without a utility head.
 pub fn quantized_value(net: &Network, record: &Record) -> i64 {
     let Some(pos) = record.position() else { return 0 };
-    let own = net.embed_position(&pos);
-    let mut acc = net.accumulator(&pos);
-    acc.refresh(net, &record.features().mirrored());
-    i64::from(net.utility_difference(&own, &net.embed(&acc)).unwrap_or(0))
+    let (own, mirror) = net.embed_with_mirror(&pos);
+    i64::from(net.utility_difference(&own, &mirror).unwrap_or(0))
+}
+
+/// [`value_accuracy`] of the quantized network's utility through the core's
+/// integer inference (the code that plays), as [`quantized_accuracy`] is of
+/// its comparison head.
+pub fn quantized_value_accuracy(net: &Network, records: &[Record], pairs: &[Pair]) -> f64 {
+    value_accuracy(pairs, |i| quantized_value(net, &records[i as usize]))
 }
 
 /// How often a value orders the (W, L) pairs correctly (the paper's rule:

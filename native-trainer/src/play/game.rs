@@ -9,7 +9,7 @@ use deepchess_core::shakmaty::uci::UciMove;
 use deepchess_core::shakmaty::{Chess, Color, Move, Position};
 use deepchess_core::uci::uci_move;
 
-use crate::data::{Eval, GameResult};
+use crate::data::{Eval, GameResult, eval_comment};
 use crate::play::engine::{Engine, GoLimit, Reply};
 use crate::play::stats::Forfeit;
 
@@ -225,15 +225,6 @@ fn white_view(score: Eval, turn: Color) -> Eval {
         (score, Color::White) => score,
         (Eval::Cp(cp), Color::Black) => Eval::Cp(cp.saturating_neg()),
         (Eval::Mate(moves), Color::Black) => Eval::Mate(moves.saturating_neg()),
-    }
-}
-
-/// An evaluation as a TCEC-style PGN comment, White's view: `+0.35`
-/// (pawns) or `-M3` (mate in moves), which `data build` reads back.
-pub fn eval_comment(eval: Eval) -> String {
-    match eval {
-        Eval::Cp(cp) => format!("{}{:.2}", if cp < 0 { '-' } else { '+' }, f64::from(cp.unsigned_abs()) / 100.0),
-        Eval::Mate(moves) => format!("{}M{}", if moves < 0 { '-' } else { '+' }, moves.unsigned_abs()),
     }
 }
 

@@ -73,13 +73,7 @@ fn value_network_learns_resumes_and_exports_within_bound() {
         worst_float = worst_float.max((s - f64::from(burn_values[i])).abs());
         let float_cp = s * f64::from(float.cp_scale());
         // The engine's evaluation: the same integer code as the search's.
-        let pos = record.position().unwrap();
-        let (a, b) = {
-            let own = net.embed_position(&pos);
-            let mut acc = net.accumulator(&pos);
-            acc.refresh(&net, &record.features().mirrored());
-            (own, net.embed(&acc))
-        };
+        let (a, b) = net.embed_with_mirror(&record.position().unwrap());
         let cp = f64::from(net.evaluate(&a, &b).unwrap());
         let exact = accuracy::quantized_value(&net, record) as f64;
         // The rounded centipawns keep the exact integer difference's sign.

@@ -9,7 +9,6 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::deepchess::features::Features;
 use crate::deepchess::network::Network;
 use crate::search::mcts::policy_value::PolicyValue;
 use crate::search::mcts::search::MctsSearch;
@@ -44,10 +43,8 @@ impl UtilityEvaluator {
     /// embedding against its colour mirror image's, one accumulator serving
     /// both.
     fn cp(&self, pos: &Chess) -> f32 {
-        let mut acc = self.net.accumulator(pos);
-        let own = self.net.embed(&acc);
-        acc.refresh(&self.net, &Features::from_position(pos).mirrored());
-        let white = self.net.evaluate(&own, &self.net.embed(&acc)).unwrap_or(0) as f32;
+        let (own, mirror) = self.net.embed_with_mirror(pos);
+        let white = self.net.evaluate(&own, &mirror).unwrap_or(0) as f32;
         if pos.turn() == Color::White { white } else { -white }
     }
 }

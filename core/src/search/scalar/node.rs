@@ -56,6 +56,35 @@ pub(super) struct Node {
     pub(super) floor: usize,
 }
 
+impl Node {
+    /// A node with nothing in it, for [`NodeStack::push`] to fill.
+    fn empty() -> Node {
+        Node {
+            pos: Chess::default(),
+            hash: 0,
+            ply: 0,
+            depth: 0,
+            alpha: -INFINITE,
+            beta: INFINITE,
+            alpha_orig: -INFINITE,
+            pv_node: false,
+            in_check: false,
+            eval: -INFINITE,
+            moves: MoveList::new(),
+            scores: Scores::new(),
+            next: 0,
+            searched: 0,
+            quiets: MoveList::new(),
+            best: -INFINITE,
+            best_move: None,
+            pv: Vec::new(),
+            pending: Pending::None,
+            previous: None,
+            floor: 0,
+        }
+    }
+}
+
 /// The nodes from the root to the one being searched.
 ///
 /// A node holds two move lists and their scores (about 5 KiB), so pushing a
@@ -111,29 +140,7 @@ impl NodeStack {
     ) -> &mut Node {
         let (alpha, beta) = window;
         if self.live == self.nodes.len() {
-            self.nodes.push(Node {
-                pos: pos.clone(),
-                hash,
-                ply,
-                depth,
-                alpha,
-                beta,
-                alpha_orig: alpha,
-                pv_node: false,
-                in_check,
-                eval,
-                moves: MoveList::new(),
-                scores: Scores::new(),
-                next: 0,
-                searched: 0,
-                quiets: MoveList::new(),
-                best: -INFINITE,
-                best_move: None,
-                pv: Vec::new(),
-                pending: Pending::None,
-                previous: None,
-                floor: 0,
-            });
+            self.nodes.push(Node::empty());
         }
         let node = &mut self.nodes[self.live];
         self.live += 1;

@@ -30,7 +30,7 @@
 //! within ±10 pawns.
 
 use deepchess_core::arch::MAX_HIDDEN_WEIGHT;
-use deepchess_core::{Embedding, Features, FloatLayer, Network};
+use deepchess_core::{Embedding, FloatLayer, Network};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -115,20 +115,14 @@ pub fn fit(
         "--target teacher needs a network with a comparison head"
     );
     let width = net.shape().embedding();
-    let embed = |records: &[Record], mirrored: bool| -> Vec<Embedding> {
+    // Each position's embedding and its mirror image's.
+    let embed = |records: &[Record]| -> (Vec<Embedding>, Vec<Embedding>) {
         records
             .iter()
-            .map(|r| {
-                let Some(pos) = r.position() else { return Embedding::ZERO };
-                let mut acc = net.accumulator(&pos);
-                if mirrored {
-                    acc.refresh(net, &Features::from_position(&pos).mirrored());
-                }
-                net.embed(&acc)
-            })
-            .collect()
+            .map(|r| r.position().map_or((Embedding::ZERO, Embedding::ZERO), |pos| net.embed_with_mirror(&pos)))
+            .unzip()
     };
-    let (plain, mirrored) = (embed(train, false), embed(train, true));
+    let (plain, mirrored) = embed(train);
     // (emb(x) − emb(x̄)) / 2, what v multiplies.
     let half_difference = |i: u32| difference(&plain[i as usize], &mirrored[i as usize], width, 2.0 * 127.0);
 
@@ -197,7 +191,7 @@ pub fn fit(
         .ok_or_else(|| anyhow::anyhow!("centipawn scale {cp_scale} out of range"))?;
 
     // Validation: the paper's (W, L) pairs from held-out games.
-    let (val_plain, val_mirrored) = (embed(val, false), embed(val, true));
+    let (val_plain, val_mirrored) = embed(val);
     let val_sampler = PairSampler::new(val, options.seed ^ 1);
     let (mut float_ok, mut quantized_ok, mut comparison_ok, mut one_sided_ok, mut total) = (0, 0, 0, 0, 0usize);
     for (w, l) in val_sampler.epoch(0, options.val_pairs) {

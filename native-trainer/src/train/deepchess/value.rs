@@ -33,6 +33,7 @@ use rand::{Rng, SeedableRng};
 use crate::data::{GameResult, Pair, Record, eval_cp, eval_probability, mix};
 use crate::eval::accuracy;
 use crate::train::deepchess::value_model::ValueNet;
+use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::DataConfig;
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::inputs::Inputs;
@@ -102,7 +103,7 @@ pub struct ValueLearner {
     candidates: Vec<(u32, f32)>,
     /// Held-out positions, their targets.
     val_positions: Vec<(u32, f32)>,
-    val_encoded: crate::train::runner::batch::Encoded,
+    val_encoded: Encoded,
     val_pairs: Vec<Pair>,
 }
 
@@ -128,7 +129,7 @@ impl ValueLearner {
             val_positions.swap(i, j);
         }
         val_positions.truncate(config.data.val);
-        let val_encoded = crate::train::runner::batch::Encoded::new(inputs.val.records());
+        let val_encoded = Encoded::new(inputs.val.records());
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
         Ok(ValueLearner { config, inputs, candidates, val_positions, val_encoded, val_pairs })
     }
@@ -141,12 +142,7 @@ impl ValueLearner {
 
 /// `s(x)` of a batch of `(record, target)` items, and the squared error of
 /// `σ(s)` against the targets.
-fn batch_loss(
-    model: &ValueNet,
-    encoded: &crate::train::runner::batch::Encoded,
-    items: &[(u32, f32)],
-    device: &burn::tensor::Device,
-) -> Tensor<1> {
+fn batch_loss(model: &ValueNet, encoded: &Encoded, items: &[(u32, f32)], device: &burn::tensor::Device) -> Tensor<1> {
     let positions = encoded.batch(items.iter().map(|&(i, _)| (i, false)), device);
     let mirrored = encoded.batch(items.iter().map(|&(i, _)| (i, true)), device);
     let targets: Vec<f32> = items.iter().map(|&(_, t)| t).collect();
@@ -201,10 +197,8 @@ impl Learner for ValueLearner {
             accuracy::value_accuracy(&self.val_pairs, |i| accuracy::float_value(&float, self.val_encoded.features(i)));
         let detail = if detail {
             let quantized = Network::from_bytes(&float.to_bytes())?;
-            let records = self.inputs.val.records();
-            let quantized_accuracy = accuracy::value_accuracy(&self.val_pairs, |i| {
-                accuracy::quantized_value(&quantized, &records[i as usize])
-            });
+            let quantized_accuracy =
+                accuracy::quantized_value_accuracy(&quantized, self.inputs.val.records(), &self.val_pairs);
             Some(format!("validation accuracy, quantized: {quantized_accuracy:.4}"))
         } else {
             None
