@@ -50,8 +50,10 @@ pub struct RunArgs {
     /// Run directory: config.json, metrics (CSV and SVG), checkpoints.
     #[arg(long)]
     pub(super) out: PathBuf,
-    /// Where to train; `auto` takes a GPU through wgpu when there is one.
-    #[arg(long, value_enum, default_value = "auto")]
+    /// Where to train: `auto` (a hardware GPU through wgpu when there is one, else the CPU),
+    /// `flex` (the CPU), `wgpu` (the best wgpu adapter, software ones included), `wgpu:discrete`,
+    /// `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu` or `wgpu:N` (see `deepchess train devices`).
+    #[arg(long, default_value = "auto")]
     pub(super) device: DeviceChoice,
     /// Continue the run in --out from its last completed epoch.
     #[arg(long)]

@@ -58,13 +58,17 @@ pub enum Command {
     Value(ValueArgs),
     /// Training speed: pairs per second of Siamese steps on generated positions.
     Bench(BenchArgs),
+    /// The devices `--device` can name: the wgpu adapters (without opening them) and what `auto` takes.
+    Devices,
 }
 
 /// Arguments of `train bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Where to train; `auto` takes a GPU through wgpu when there is one.
-    #[arg(long, value_enum, default_value = "auto")]
+    /// Where to train: `auto` (a hardware GPU through wgpu when there is one, else the CPU),
+    /// `flex` (the CPU), `wgpu` (the best wgpu adapter, software ones included), `wgpu:discrete`,
+    /// `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu` or `wgpu:N` (see `deepchess train devices`).
+    #[arg(long, default_value = "auto")]
     device: DeviceChoice,
     #[command(flatten)]
     shape: ShapeArgs,
@@ -295,6 +299,14 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Utility(args) => run_utility(args),
         Command::Value(args) => run_value(args),
         Command::Bench(args) => run_bench(args),
+        Command::Devices => {
+            println!(
+                "flex: the CPU, burn's flex backend ({} threads)",
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            );
+            println!("{}", crate::train::runner::device::report());
+            Ok(())
+        }
     }
 }
 

@@ -1,32 +1,123 @@
 //! Choosing where to train: only the binary decides, with `--device`.
+//!
+//! No choice aborts the process: the wgpu adapters are read first, without
+//! creating a device ([`super::adapters`]), the one asked for is created
+//! through burn's fallible initialization, and every failure is an error that
+//! lists what the machine offers.
 
 use burn::tensor::Device;
 
-/// `--device`: where training runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
-pub enum DeviceChoice {
-    /// A GPU through wgpu if this build has it and one is found; else the CPU (flex).
-    Auto,
-    /// A GPU through wgpu (burn-wgpu).
-    Wgpu,
-    /// The CPU, with burn's pure-Rust flex backend.
-    Flex,
+/// Which wgpu adapter `--device wgpu[:…]` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdapterChoice {
+    /// `wgpu`: the best adapter there is, a software one where nothing else exists.
+    Best,
+    /// `wgpu:discrete`, `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu`: the first of that type.
+    Type(AdapterType),
+    /// `wgpu:N`: the Nth adapter of `deepchess train devices`.
+    Index(usize),
 }
 
-/// The autodiff device for `choice`, and a line saying what was chosen.
+/// What the graphics API reports an adapter to be (`--device wgpu:<type>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdapterType {
+    /// A GPU on its own card.
+    Discrete,
+    /// A GPU sharing the processor's memory.
+    Integrated,
+    /// A GPU of a virtual machine.
+    Virtual,
+    /// A software rasterizer (lavapipe, llvmpipe, WARP): it runs, slowly.
+    Cpu,
+    /// Something the API would not classify.
+    Other,
+}
+
+impl AdapterType {
+    /// The spelling of `--device wgpu:<type>`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AdapterType::Discrete => "discrete",
+            AdapterType::Integrated => "integrated",
+            AdapterType::Virtual => "virtual",
+            AdapterType::Cpu => "cpu",
+            AdapterType::Other => "other",
+        }
+    }
+
+    /// The type named `name` (`--device wgpu:<name>`).
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Discrete, Self::Integrated, Self::Virtual, Self::Cpu, Self::Other]
+            .into_iter()
+            .find(|kind| kind.name() == name)
+    }
+
+    /// Preference of `--device auto` and a bare `--device wgpu` (lower first).
+    pub fn rank(self) -> u8 {
+        match self {
+            AdapterType::Discrete => 0,
+            AdapterType::Integrated => 1,
+            AdapterType::Virtual => 2,
+            AdapterType::Other => 3,
+            AdapterType::Cpu => 4,
+        }
+    }
+}
+
+/// `--device`: where training runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceChoice {
+    /// A hardware GPU through wgpu if this build has it and one is found; else the CPU (flex).
+    Auto,
+    /// The CPU, with burn's pure-Rust flex backend.
+    Flex,
+    /// An adapter through wgpu (burn-wgpu), software ones included.
+    Wgpu(AdapterChoice),
+}
+
+impl std::str::FromStr for DeviceChoice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim().to_ascii_lowercase();
+        let usage = "expected auto, flex, wgpu, wgpu:discrete, wgpu:integrated, wgpu:virtual, \
+                     wgpu:cpu, wgpu:other or wgpu:N (N from `deepchess train devices`)";
+        match text.as_str() {
+            "auto" => return Ok(DeviceChoice::Auto),
+            "flex" | "cpu" => return Ok(DeviceChoice::Flex),
+            "wgpu" => return Ok(DeviceChoice::Wgpu(AdapterChoice::Best)),
+            _ => {}
+        }
+        let Some(adapter) = text.strip_prefix("wgpu:") else {
+            return Err(format!("unknown device `{text}`: {usage}"));
+        };
+        if let Ok(index) = adapter.parse::<usize>() {
+            return Ok(DeviceChoice::Wgpu(AdapterChoice::Index(index)));
+        }
+        AdapterType::parse(adapter)
+            .map(|kind| DeviceChoice::Wgpu(AdapterChoice::Type(kind)))
+            .ok_or_else(|| format!("unknown wgpu adapter `{adapter}`: {usage}"))
+    }
+}
+
+impl std::fmt::Display for DeviceChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeviceChoice::Auto => write!(f, "auto"),
+            DeviceChoice::Flex => write!(f, "flex"),
+            DeviceChoice::Wgpu(AdapterChoice::Best) => write!(f, "wgpu"),
+            DeviceChoice::Wgpu(AdapterChoice::Type(kind)) => write!(f, "wgpu:{}", kind.name()),
+            DeviceChoice::Wgpu(AdapterChoice::Index(index)) => write!(f, "wgpu:{index}"),
+        }
+    }
+}
+
+/// The autodiff device for `choice`, and a line saying what was chosen and why.
 pub fn select(choice: DeviceChoice) -> anyhow::Result<(Device, String)> {
     match choice {
         DeviceChoice::Flex => flex(),
-        DeviceChoice::Wgpu => {
-            wgpu().ok_or_else(|| anyhow::anyhow!("no GPU found through wgpu (or this build lacks the wgpu feature)"))
-        }
-        DeviceChoice::Auto => match wgpu() {
-            Some(found) => Ok(found),
-            None => {
-                let (device, _) = flex()?;
-                Ok((device, "no GPU found through wgpu: training on the CPU with burn's flex backend".into()))
-            }
-        },
+        DeviceChoice::Wgpu(adapter) => wgpu::explicit(adapter),
+        DeviceChoice::Auto => wgpu::auto(),
     }
 }
 
@@ -37,31 +128,183 @@ fn flex() -> anyhow::Result<(Device, String)> {
 
 #[cfg(not(feature = "flex"))]
 fn flex() -> anyhow::Result<(Device, String)> {
-    anyhow::bail!("this build lacks the flex feature")
+    anyhow::bail!("this build lacks the flex feature (rebuild with `--features flex`)")
 }
 
-/// The first wgpu adapter that is a real GPU (not a software rasterizer).
+/// The adapters as lines for `deepchess train devices`, with what `auto` would take.
+pub fn report() -> String {
+    wgpu::report()
+}
+
 #[cfg(feature = "wgpu")]
-fn wgpu() -> Option<(Device, String)> {
-    use burn::tensor::{DeviceKind, DeviceType};
-    let found = Device::enumerate(DeviceType::Wgpu).into_iter().count();
-    if found == 0 {
-        return None;
+mod wgpu {
+    use anyhow::Context;
+    use burn::tensor::Device;
+
+    use super::{AdapterChoice, AdapterType};
+    use crate::train::runner::adapters::{self, Adapter};
+
+    /// The best adapter of `found` (types ranked discrete, integrated,
+    /// virtual, other, software; the first of equals), hardware only unless
+    /// `software` allows.
+    pub(super) fn best(found: &[Adapter], software: bool) -> Option<&Adapter> {
+        found
+            .iter()
+            .filter(|adapter| software || adapter.kind != AdapterType::Cpu)
+            .filter(|adapter| adapter.device_kind().is_some())
+            .min_by_key(|adapter| adapter.kind.rank())
     }
-    for kind in [DeviceKind::DiscreteGpu(0), DeviceKind::IntegratedGpu(0)] {
-        let device = Device::wgpu(kind.clone());
-        let ok = std::panic::catch_unwind(|| {
-            let probe = burn::tensor::Tensor::<1>::ones([4], &device);
-            probe.sum().into_scalar::<f32>()
-        });
-        if ok.is_ok_and(|sum| sum == 4.0) {
-            return Some((device.autodiff(), format!("training on the GPU through wgpu ({kind:?})")));
+
+    /// The adapter `choice` names among `found`.
+    pub(super) fn pick(found: &[Adapter], choice: AdapterChoice) -> anyhow::Result<&Adapter> {
+        let picked = match choice {
+            AdapterChoice::Best => best(found, true),
+            AdapterChoice::Type(kind) => found.iter().find(|adapter| adapter.kind == kind),
+            AdapterChoice::Index(index) => found.get(index),
+        };
+        let adapter = picked.with_context(|| {
+            format!(
+                "no wgpu adapter matches `--device {}`; this machine offers:\n{}",
+                super::DeviceChoice::Wgpu(choice),
+                adapters::describe(found)
+            )
+        })?;
+        if adapter.device_kind().is_none() {
+            anyhow::bail!(
+                "the wgpu adapter `{adapter}` is of a type burn cannot address; this machine offers:\n{}",
+                adapters::describe(found)
+            );
+        }
+        Ok(adapter)
+    }
+
+    /// Creates the device for `adapter`, as an error where the driver refuses.
+    fn open(adapter: &Adapter, found: &[Adapter]) -> anyhow::Result<Device> {
+        let kind = adapter.device_kind().context("an adapter burn cannot address")?;
+        let device = match Device::wgpu_options().device_kind(kind.clone()).init() {
+            Ok(device) => device,
+            // Initialized before in this process (a second run, a test): reuse it.
+            Err(burn::tensor::wgpu::WgpuInitError::Registration { .. }) => Device::wgpu(kind),
+            Err(error) => {
+                return Err(anyhow::anyhow!(
+                    "wgpu could not open `{adapter}`: {error}; this machine offers:\n{}",
+                    adapters::describe(found)
+                ));
+            }
+        };
+        Ok(device.autodiff())
+    }
+
+    pub(super) fn explicit(choice: AdapterChoice) -> anyhow::Result<(Device, String)> {
+        let found = adapters::list();
+        let adapter = pick(&found, choice)?;
+        let device = open(adapter, &found)?;
+        let note = if adapter.kind == AdapterType::Cpu {
+            " — a software rasterizer: expect it to be slower than `--device flex`"
+        } else {
+            ""
+        };
+        Ok((device, format!("training through wgpu on {adapter}{note}")))
+    }
+
+    pub(super) fn auto() -> anyhow::Result<(Device, String)> {
+        let found = adapters::list();
+        let Some(adapter) = best(&found, false) else {
+            let (device, _) = super::flex()?;
+            let why = if found.is_empty() {
+                "no wgpu adapter found".to_string()
+            } else {
+                let names: Vec<_> = found.iter().map(|adapter| adapter.name.as_str()).collect();
+                format!(
+                    "wgpu offers only software adapters ({}), slower than flex; `--device wgpu:cpu` takes one anyway",
+                    names.join(", ")
+                )
+            };
+            return Ok((device, format!("{why}: training on the CPU with burn's flex backend")));
+        };
+        match open(adapter, &found) {
+            Ok(device) => Ok((device, format!("training through wgpu on {adapter}, the best adapter found"))),
+            Err(error) => {
+                let (device, _) = super::flex()?;
+                Ok((device, format!("{error:#}\nso: training on the CPU with burn's flex backend")))
+            }
         }
     }
-    None
+
+    pub(super) fn report() -> String {
+        let found = adapters::list();
+        let auto = match best(&found, false) {
+            Some(adapter) => format!("`--device auto` takes wgpu:{} ({})", adapter.index, adapter.name),
+            None => "`--device auto` trains on the CPU with flex (no hardware adapter)".into(),
+        };
+        format!("wgpu adapters (the graphics API burn settles on):\n{}\n{auto}", adapters::describe(&found))
+    }
 }
 
 #[cfg(not(feature = "wgpu"))]
-fn wgpu() -> Option<(Device, String)> {
-    None
+mod wgpu {
+    use burn::tensor::Device;
+
+    use super::AdapterChoice;
+
+    pub(super) fn explicit(_: AdapterChoice) -> anyhow::Result<(Device, String)> {
+        anyhow::bail!("this build lacks the wgpu feature (rebuild with `--features wgpu`)")
+    }
+
+    pub(super) fn auto() -> anyhow::Result<(Device, String)> {
+        let (device, _) = super::flex()?;
+        Ok((device, "this build lacks wgpu: training on the CPU with burn's flex backend".into()))
+    }
+
+    pub(super) fn report() -> String {
+        "this build lacks the wgpu feature: only `--device flex`".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_parses_and_prints_back() {
+        for text in ["auto", "flex", "wgpu", "wgpu:discrete", "wgpu:integrated", "wgpu:virtual", "wgpu:cpu", "wgpu:3"] {
+            let choice: DeviceChoice = text.parse().unwrap();
+            assert_eq!(choice.to_string(), text);
+        }
+        assert_eq!("WGPU:CPU".parse::<DeviceChoice>(), Ok(DeviceChoice::Wgpu(AdapterChoice::Type(AdapterType::Cpu))));
+        let err = "cuda".parse::<DeviceChoice>().unwrap_err();
+        assert!(err.contains("unknown device `cuda`"), "{err}");
+        let err = "wgpu:gpu".parse::<DeviceChoice>().unwrap_err();
+        assert!(err.contains("unknown wgpu adapter `gpu`"), "{err}");
+    }
+
+    #[cfg(feature = "wgpu")]
+    #[test]
+    fn picking_reads_types_and_never_takes_software_for_auto() {
+        use crate::train::runner::adapters::Adapter;
+        let adapter = |index, kind, name: &str| Adapter {
+            index,
+            type_index: 0,
+            kind,
+            name: name.into(),
+            backend: "Vulkan".into(),
+            driver: String::new(),
+        };
+        let software = [adapter(0, AdapterType::Cpu, "llvmpipe")];
+        assert!(wgpu::best(&software, false).is_none(), "auto must not take lavapipe");
+        assert_eq!(wgpu::pick(&software, AdapterChoice::Best).unwrap().name, "llvmpipe");
+        let err = wgpu::pick(&software, AdapterChoice::Type(AdapterType::Discrete)).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(text.contains("--device wgpu:discrete") && text.contains("llvmpipe"), "{text}");
+        assert!(wgpu::pick(&software, AdapterChoice::Index(1)).is_err());
+
+        let mixed = [
+            adapter(0, AdapterType::Cpu, "llvmpipe"),
+            adapter(1, AdapterType::Integrated, "iGPU"),
+            adapter(2, AdapterType::Discrete, "dGPU"),
+        ];
+        assert_eq!(wgpu::best(&mixed, false).unwrap().name, "dGPU");
+        assert_eq!(wgpu::pick(&mixed, AdapterChoice::Type(AdapterType::Integrated)).unwrap().name, "iGPU");
+        assert_eq!(wgpu::pick(&mixed, AdapterChoice::Index(0)).unwrap().name, "llvmpipe");
+    }
 }

@@ -1,10 +1,13 @@
 //! What every learner shares: the epoch runner ([`epochs`]) over the one
 //! [`learner::Learner`] trait, the run directory ([`run_dir`]), the metrics
 //! table and plot ([`metrics`]), the optimizer ([`optim`]), the shared
-//! configuration sections ([`config`]), the device ([`device`]), batches and
+//! configuration sections ([`config`]), the device ([`device`]) and, with
+//! wgpu, the adapters it is chosen from (`adapters`), batches and
 //! inputs ([`batch`], [`inputs`]), the presets ([`preset`]) and the tensor
 //! helpers ([`tensors`]).
 
+#[cfg(feature = "wgpu")]
+pub mod adapters;
 pub mod batch;
 pub mod config;
 pub mod device;
