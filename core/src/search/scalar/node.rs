@@ -10,22 +10,20 @@ use crate::search::history::Scores;
 use crate::search::scalar::score_table::INFINITE;
 
 /// What the node waits for: the child it is searching.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) enum Pending {
+    #[default]
     None,
     /// The null-move search, with a zero window at β.
     Null,
     /// `m`, searched to `depth` (`reduction` below the full depth), with a
     /// zero window or the full one.
-    Move {
-        m: Move,
-        depth: i32,
-        reduction: i32,
-        zero_window: bool,
-    },
+    Move { m: Move, depth: i32, reduction: i32, zero_window: bool },
 }
 
-/// A node of the main search on the explicit stack.
+/// A node of the main search on the explicit stack. A new slot starts as
+/// the default node, which [`NodeStack::push`] overwrites field by field.
+#[derive(Default)]
 pub(super) struct Node {
     pub(super) pos: Chess,
     pub(super) hash: u64,
@@ -54,35 +52,6 @@ pub(super) struct Node {
     /// Index in the history below which repetitions are not looked for
     /// (the position after a null move).
     pub(super) floor: usize,
-}
-
-impl Node {
-    /// A node with nothing in it, for [`NodeStack::push`] to fill.
-    fn empty() -> Node {
-        Node {
-            pos: Chess::default(),
-            hash: 0,
-            ply: 0,
-            depth: 0,
-            alpha: -INFINITE,
-            beta: INFINITE,
-            alpha_orig: -INFINITE,
-            pv_node: false,
-            in_check: false,
-            eval: -INFINITE,
-            moves: MoveList::new(),
-            scores: Scores::new(),
-            next: 0,
-            searched: 0,
-            quiets: MoveList::new(),
-            best: -INFINITE,
-            best_move: None,
-            pv: Vec::new(),
-            pending: Pending::None,
-            previous: None,
-            floor: 0,
-        }
-    }
 }
 
 /// The nodes from the root to the one being searched.
@@ -140,7 +109,7 @@ impl NodeStack {
     ) -> &mut Node {
         let (alpha, beta) = window;
         if self.live == self.nodes.len() {
-            self.nodes.push(Node::empty());
+            self.nodes.push(Node::default());
         }
         let node = &mut self.nodes[self.live];
         self.live += 1;

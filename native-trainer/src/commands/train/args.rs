@@ -10,7 +10,7 @@ use burn::config::Config;
 use deepchess_core::Shape;
 
 use crate::train::runner::config::{DataConfig, MlpConfig};
-use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::device::{self, DeviceChoice};
 use crate::train::runner::epochs::{self, RunOptions};
 use crate::train::runner::learner::Learner;
 use crate::train::runner::metrics::EpochRow;
@@ -50,10 +50,7 @@ pub struct RunArgs {
     /// Run directory: config.json, metrics (CSV and SVG), checkpoints.
     #[arg(long)]
     pub(super) out: PathBuf,
-    /// Where to train: `auto` (a hardware GPU through wgpu when there is one, else the CPU),
-    /// `flex` (the CPU), `wgpu` (the best wgpu adapter, software ones included), `wgpu:discrete`,
-    /// `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu` or `wgpu:N` (see `deepchess train devices`).
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", help = device::HELP)]
     pub(super) device: DeviceChoice,
     /// Continue the run in --out from its last completed epoch.
     #[arg(long)]

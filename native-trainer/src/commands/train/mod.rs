@@ -26,7 +26,7 @@ use crate::train::deepchess::speed::{self, SpeedOptions};
 use crate::train::deepchess::utility::{self, Target, UtilityOptions};
 use crate::train::deepchess::value::ValueLearner;
 use crate::train::runner::config::ModelConfig;
-use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::device::{self, DeviceChoice};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::{self, Preset};
 use crate::train::runner::run_dir::{BEST_AZ_NETWORK, BEST_FLOAT_NETWORK, BEST_LEARNED_NETWORK};
@@ -65,10 +65,7 @@ pub enum Command {
 /// Arguments of `train bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Where to train: `auto` (a hardware GPU through wgpu when there is one, else the CPU),
-    /// `flex` (the CPU), `wgpu` (the best wgpu adapter, software ones included), `wgpu:discrete`,
-    /// `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu` or `wgpu:N` (see `deepchess train devices`).
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", help = device::HELP)]
     device: DeviceChoice,
     #[command(flatten)]
     shape: ShapeArgs,
@@ -300,11 +297,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Value(args) => run_value(args),
         Command::Bench(args) => run_bench(args),
         Command::Devices => {
-            println!(
-                "flex: the CPU, burn's flex backend ({} threads)",
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            );
-            println!("{}", crate::train::runner::device::report());
+            println!("{}", device::report());
             Ok(())
         }
     }
@@ -312,7 +305,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     let shape = args.shape.shape()?.unwrap_or_else(Shape::distilled);
-    let (device, device_name) = crate::train::runner::device::select(args.device)?;
+    let (device, device_name) = device::select(args.device)?;
     let options = SpeedOptions {
         shape: shape.clone(),
         batch_size: args.batch_size,

@@ -64,6 +64,11 @@ impl AdapterType {
     }
 }
 
+/// The help of `--device`, for every command that takes it.
+pub const HELP: &str = "Where to train: `auto` (a hardware GPU through wgpu when there is one, else the CPU), \
+    `flex` (the CPU), `wgpu` (the best wgpu adapter, software ones included), `wgpu:discrete`, \
+    `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu`, `wgpu:other` or `wgpu:N` (see `deepchess train devices`)";
+
 /// `--device`: where training runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
@@ -131,9 +136,16 @@ fn flex() -> anyhow::Result<(Device, String)> {
     anyhow::bail!("this build lacks the flex feature (rebuild with `--features flex`)")
 }
 
-/// The adapters as lines for `deepchess train devices`, with what `auto` would take.
+/// What `deepchess train devices` prints: the CPU backend, the wgpu
+/// adapters and what `auto` would take.
 pub fn report() -> String {
-    wgpu::report()
+    let cpu = if cfg!(feature = "flex") {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        format!("flex: the CPU, burn's flex backend ({threads} threads)")
+    } else {
+        "flex: not in this build (the flex feature)".to_string()
+    };
+    format!("{cpu}\n{}", wgpu::report())
 }
 
 #[cfg(feature = "wgpu")]
@@ -210,7 +222,7 @@ mod wgpu {
     pub(super) fn auto() -> anyhow::Result<(Device, String)> {
         let found = adapters::list();
         let Some(adapter) = best(&found, false) else {
-            let (device, _) = super::flex()?;
+            let (device, on_cpu) = super::flex()?;
             let why = if found.is_empty() {
                 "no wgpu adapter found".to_string()
             } else {
@@ -220,13 +232,13 @@ mod wgpu {
                     names.join(", ")
                 )
             };
-            return Ok((device, format!("{why}: training on the CPU with burn's flex backend")));
+            return Ok((device, format!("{why}: {on_cpu}")));
         };
         match open(adapter, &found) {
             Ok(device) => Ok((device, format!("training through wgpu on {adapter}, the best adapter found"))),
             Err(error) => {
-                let (device, _) = super::flex()?;
-                Ok((device, format!("{error:#}\nso: training on the CPU with burn's flex backend")))
+                let (device, on_cpu) = super::flex()?;
+                Ok((device, format!("{error:#}\nso: {on_cpu}")))
             }
         }
     }
@@ -252,8 +264,8 @@ mod wgpu {
     }
 
     pub(super) fn auto() -> anyhow::Result<(Device, String)> {
-        let (device, _) = super::flex()?;
-        Ok((device, "this build lacks wgpu: training on the CPU with burn's flex backend".into()))
+        let (device, on_cpu) = super::flex()?;
+        Ok((device, format!("this build lacks wgpu: {on_cpu}")))
     }
 
     pub(super) fn report() -> String {
