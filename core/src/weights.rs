@@ -119,15 +119,12 @@ impl Weights {
         }
     }
 
-    /// What the network is, for `info string loaded network …`: its shape,
-    /// and the search it plays with where it has only one.
+    /// What the network is, for `info string loaded network …`: its shape.
     pub fn summary(&self) -> String {
         match self {
             Weights::DeepChess(net) => format!("{}", net.shape()),
-            Weights::Learned(net) => format!("{} (scalar search)", net.shape_name()),
-            Weights::AlphaZero(net) => {
-                format!("AlphaZero {} blocks × {} filters (mcts)", net.blocks(), net.filters())
-            }
+            Weights::Learned(net) => net.shape_name(),
+            Weights::AlphaZero(net) => format!("AlphaZero {} blocks × {} filters", net.blocks(), net.filters()),
         }
     }
 

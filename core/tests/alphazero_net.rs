@@ -186,7 +186,7 @@ fn the_uci_engine_loads_and_plays_an_alphazero_network_by_mcts() {
     let mut engine = UciEngine::new(None);
     let mut out = Vec::new();
     engine.load_network(Ok(&bytes), "test.dcaz", &mut |l| out.push(l.to_string()));
-    assert_eq!(out, ["info string loaded network test.dcaz: AlphaZero 1 blocks × 8 filters (mcts)"]);
+    assert_eq!(out, ["info string loaded network test.dcaz: AlphaZero 1 blocks × 8 filters (plays mcts)"]);
     assert!(engine.az_network().is_some() && engine.network().is_none() && engine.learned_network().is_none());
     for line in ["position startpos moves e2e4", "go nodes 300"] {
         engine.handle(line, 0, &mut |l| out.push(l.to_string()));

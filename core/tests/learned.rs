@@ -136,6 +136,7 @@ fn the_uci_engine_loads_and_plays_a_learned_network() {
     let mut out = Vec::new();
     engine.load_network(Ok(&bytes), "test.dcsn", &mut |l| out.push(l.to_string()));
     assert!(out[0].starts_with("info string loaded network test.dcsn: 768-stm-40-33-1"), "{out:?}");
+    assert!(out[0].ends_with(" (plays scalar)"), "{out:?}");
     assert!(engine.learned_network().is_some() && engine.network().is_none());
     for line in ["position startpos moves e2e4", "go depth 3"] {
         engine.handle(line, 0, &mut |l| out.push(l.to_string()));

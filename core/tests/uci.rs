@@ -222,7 +222,26 @@ fn evalfile_embedded_is_loaded_by_the_engine() {
     let request = e.handle("setoption name EvalFile value <embedded>", 0, &mut |l| out.push(l.to_string()));
     assert_eq!(request, Request::Continue);
     let (name, _) = deepchess_core::DEFAULT_NETWORK.expect("weights/DEFAULT is embedded");
-    assert_eq!(out, [format!("info string loaded network {name}: {}", e.network().unwrap().shape())]);
+    let net = e.network().unwrap();
+    let plays = if net.has_comparison() { "scalar, comparison, mcts" } else { "scalar, mcts" };
+    assert_eq!(out, [format!("info string loaded network {name}: {} (plays {plays})", net.shape())]);
+}
+
+/// The `loaded network` line ends with the searches the network plays, so
+/// that a front end (the site's Search choice) offers just those.
+#[test]
+fn the_loaded_line_names_the_searches_the_network_plays() {
+    let shapes = [
+        (Shape::distilled().with_utility(true).unwrap(), "(plays scalar, comparison, mcts)"),
+        (Shape::distilled(), "(plays comparison)"),
+        (Shape::with_heads(&[773, 16, 8], &[], true).unwrap(), "(plays scalar, mcts)"),
+    ];
+    for (shape, plays) in shapes {
+        let mut e = UciEngine::new(None);
+        let mut out = Vec::new();
+        e.load_network(Ok(&seeded::network(&shape, 1.0, 3).to_bytes()), "n.dcnn", &mut |l| out.push(l.to_string()));
+        assert_eq!(out, [format!("info string loaded network n.dcnn: {shape} {plays}")]);
+    }
 }
 
 #[test]

@@ -2,3 +2,4 @@
 
 pub mod binary;
 pub mod engine;
+pub mod shipped;

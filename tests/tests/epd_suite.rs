@@ -4,16 +4,20 @@
 use std::process::Command;
 
 use deepchess_tests::binary::deepchess;
+use deepchess_tests::shipped::paper_network;
 use deepchess_trainer::eval::epd::parse_case;
 
 #[test]
 fn suite_is_scored() {
     let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/suite.epd");
     for search in ["scalar", "comparison"] {
-        let out = Command::new(deepchess())
-            .args(["eval", "epd", "--suite", suite, "--depth", "2", "--search", search, "--verbose"])
-            .output()
-            .unwrap();
+        let mut command = Command::new(deepchess());
+        command.args(["eval", "epd", "--suite", suite, "--depth", "2", "--search", search, "--verbose"]);
+        if search == "comparison" {
+            // The embedded default is a value network; the paper's plays the comparison search.
+            command.arg("--weights").arg(paper_network());
+        }
+        let out = command.output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("suite     : ") && text.contains("(6 positions)"), "{text}");

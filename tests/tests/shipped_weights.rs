@@ -2,17 +2,13 @@
 //! default one embedded in the engine.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use deepchess_core::alphazero::AzNet;
 use deepchess_core::learned::LearnedNet;
 use deepchess_core::{DEFAULT_NETWORK, Network, format};
 use deepchess_tests::binary::deepchess;
-
-fn weights_dir() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights"))
-}
+use deepchess_tests::shipped::{listed, paper_network, weights_dir};
 
 #[test]
 fn every_shipped_network_is_named_by_its_hash_and_loads() {
@@ -30,46 +26,59 @@ fn every_shipped_network_is_named_by_its_hash_and_loads() {
     assert!(count >= 1);
 }
 
-/// The other seeds' networks (the learners' `.dcsn`, the AlphaZero seed's
-/// `.dcaz`): named by their hash, each loads, `learners.json` (the site's
-/// list) names exactly them, and the binary plays each one (a learner's
-/// through the scalar search to depth 3, the AlphaZero network through 200
-/// MCTS playouts).
+/// The networks the site lists besides the built-in one (`learners.json`):
+/// every other seed's network (the learners' `.dcsn`, the AlphaZero seed's
+/// `.dcaz`) and the paper's comparison network (a `.dcnn`). Each listed file
+/// is named by its hash, loads, names the searches it plays, and plays in the
+/// binary: a learner's through the scalar search to depth 3, the AlphaZero
+/// network through 200 MCTS playouts, the paper's network through its
+/// comparison search to depth 3.
 #[test]
-fn every_learner_network_is_named_by_its_hash_listed_for_the_site_and_plays() {
-    let list = std::fs::read_to_string(weights_dir().join("learners.json")).unwrap();
-    let mut listed: Vec<String> =
-        list.split("\"file\": \"").skip(1).map(|s| s.split('"').next().unwrap().to_string()).collect();
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(weights_dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let Some(extension) = path.extension().and_then(|e| e.to_str()).filter(|e| ["dcsn", "dcaz"].contains(e)) else {
-            continue;
+fn every_listed_network_is_named_by_its_hash_and_plays() {
+    let mut listed = listed();
+    let mut comparison = 0;
+    for name in &listed {
+        let path = weights_dir().join(name);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let extension = path.extension().unwrap().to_str().unwrap();
+        assert_eq!(name, &format::file_name(&bytes).replace(".dcnn", &format!(".{extension}")));
+        let (setup, go, info, plays) = match extension {
+            "dcaz" => {
+                AzNet::from_bytes(&bytes).unwrap();
+                ("", "go nodes 200", "nodes 200 ", "(plays mcts)")
+            }
+            "dcsn" => {
+                LearnedNet::from_bytes(&bytes).unwrap();
+                ("", "go depth 3", "info depth 3 ", "(plays scalar)")
+            }
+            _ => {
+                assert!(Network::from_bytes(&bytes).unwrap().has_comparison(), "{name}: no comparison head");
+                comparison += 1;
+                ("setoption name Search value comparison\n", "go depth 3", "info depth 3 ", "comparison")
+            }
         };
-        let bytes = std::fs::read(&path).unwrap();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        assert_eq!(name, format::file_name(&bytes).replace(".dcnn", &format!(".{extension}")));
-        let (go, info) = if extension == "dcaz" {
-            AzNet::from_bytes(&bytes).unwrap();
-            ("go nodes 200", "nodes 200 ")
-        } else {
-            LearnedNet::from_bytes(&bytes).unwrap();
-            ("go depth 3", "info depth 3 ")
-        };
-        let mut child = Command::new(deepchess())
-            .args(["uci", "--weights"])
-            .arg(&path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(format!("position startpos moves e2e4\n{go}\n").as_bytes()).unwrap();
+        let mut child =
+            Command::new(deepchess()).arg("uci").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let input =
+            format!("setoption name EvalFile value {}\n{setup}position startpos moves e2e4\n{go}\n", path.display());
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
         let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+        let loaded = text.lines().next().unwrap();
+        assert!(loaded.starts_with("info string loaded network") && loaded.contains(plays), "{name}: {text}");
         assert!(text.contains(info) && !text.contains("error"), "{name}: {text}");
         assert_legal_bestmove(&text, &after_e4());
-        found.push(name);
+    }
+    assert_eq!(comparison, 1, "the paper's comparison network is listed once");
+    // Every other seed's network in weights/ is listed.
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(weights_dir()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".dcsn") || name.ends_with(".dcaz") {
+            found.push(name);
+        }
     }
     found.sort();
+    listed.retain(|n| !n.ends_with(".dcnn"));
     listed.sort();
     assert_eq!(found, listed);
 }
@@ -95,12 +104,22 @@ fn uci_plays_with_the_embedded_network() {
     assert!(!text.contains("error"), "{text}");
 }
 
-/// The default network carries both heads, so both searches play with it.
+/// The default network is the value network the scalar search plays (and
+/// MCTS over its utility); the comparison search plays the paper's network,
+/// which the site lists (`every_listed_network_is_named_by_its_hash_and_plays`).
 #[test]
-fn the_default_network_has_both_heads() {
+fn the_default_network_has_a_utility_head() {
     let (_, bytes) = DEFAULT_NETWORK.unwrap();
     let net = Network::from_bytes(bytes).unwrap();
-    assert!(net.has_comparison() && net.has_utility(), "{}", net.shape());
+    assert!(net.has_utility(), "{}", net.shape());
+}
+
+/// The `setoption` line that loads a network `search` plays: the embedded
+/// default for the scalar search, the paper's network for the comparison
+/// search.
+fn network_for(search: &str) -> String {
+    let file = if search == "comparison" { paper_network().display().to_string() } else { "<embedded>".into() };
+    format!("setoption name EvalFile value {file}\n")
 }
 
 fn play(input: &str) -> String {
@@ -124,11 +143,15 @@ fn assert_legal_bestmove(text: &str, pos: &shakmaty::Chess) {
 }
 
 /// The scalar search's acceptance command: a legal move after `info` lines
-/// that carry `score cp`; and the same with the comparison search.
+/// that carry `score cp`; and the same with the comparison search, over the
+/// paper's network.
 #[test]
 fn both_searches_play_a_legal_move_with_centipawn_scores() {
     for search in ["scalar", "comparison"] {
-        let text = play(&format!("uci\nsetoption name Search value {search}\nposition startpos\ngo movetime 1000\n"));
+        let text = play(&format!(
+            "uci\n{}setoption name Search value {search}\nposition startpos\ngo movetime 1000\n",
+            network_for(search)
+        ));
         let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info depth") && l.contains(" pv ")).collect();
         assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" score cp ")), "{text}");
         assert!(!text.contains("error"), "{text}");
@@ -146,6 +169,7 @@ fn threads_search_together_and_stop() {
     let mut engine = Engine::start(&format!("{} uci", deepchess().display()), &[]).unwrap();
     for search in ["scalar", "comparison"] {
         engine.send("setoption name Threads value 2").unwrap();
+        engine.send(network_for(search).trim_end()).unwrap();
         engine.send(&format!("setoption name Search value {search}")).unwrap();
         engine.send("position startpos moves e2e4").unwrap();
         engine.send("go infinite").unwrap();

@@ -1,6 +1,6 @@
 // Browser benchmarks: `make bench-web`, or
 //   node web/bench/run.mjs --native target/release/deepchess [--depth 5 | --movetime MS] [--loads 3]
-//     [--searches scalar,comparison] [--builds relaxed,simd,scalar] [--threads 1,2]
+//     [--searches scalar,comparison] [--builds relaxed,simd,scalar] [--threads 1,2] [--network FILE]
 //
 // 1. For each search (`setoption name Search`), nodes per second on core's 46
 //    bench positions, depth --depth (or --movetime ms each, reporting the
@@ -16,6 +16,10 @@
 //    downloads (every file but the builds, and the build it runs), raw and gzipped.
 // 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
 //    browser profile, the median of --loads page loads.
+//
+// With --network weights/deepchess-<hash>.dcnn (a network the site lists, so
+// that it is in nets/), that network plays instead of the embedded one:
+// `--weights` natively, `EvalFile` in the worker.
 //
 // With --az weights/deepchess-<hash>.dcaz (the AlphaZero seed's network), it
 // measures MCTS playouts per second instead, and nothing else: --playouts
@@ -44,12 +48,14 @@ const native = arg('--native', join(here, '..', '..', 'target', 'release', 'deep
 const depth = Number(arg('--depth', 5));
 const loads = Number(arg('--loads', 3));
 const builds = arg('--builds', 'relaxed,simd,scalar').split(',');
-const searches = arg('--searches', 'scalar,comparison').split(',');
+// The comparison search needs a network with a comparison head (--network, the paper's).
+const searches = arg('--searches', 'scalar').split(',');
 const threadCounts = arg('--threads', '1,2').split(',').map(Number);
 // With --movetime, each position is searched that long and the depth reached is reported.
 const movetime = arg('--movetime', null);
 const go = movetime ? `go movetime ${movetime}` : `go depth ${depth}`;
-async function nativeBench(search, threads, { positions = fens, command = go, args = [] } = {}) {
+const networkFile = arg('--network', null);
+async function nativeBench(search, threads, { positions = fens, command = go, args = networkFile ? ['--weights', networkFile] : [] } = {}) {
   const child = spawn(native, ['uci', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => (await lines.next()).value;
@@ -128,10 +134,12 @@ if (az) {
   process.exit(0);
 }
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
-console.log(`bench positions: ${fens.length}, ${go}, network weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()}`);
+const shown = networkFile ?? `weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()} (embedded)`;
+console.log(`bench positions: ${fens.length}, ${go}, network ${shown}`);
 const browser = await start();
 try {
   const page = await browser.page('/embed-example.html');
+  const network = networkFile && new URL(`nets/${basename(networkFile)}`, page.url()).href;
   for (const search of searches) {
     const nativeBy = {};
     const wasmBy = {};
@@ -146,7 +154,7 @@ try {
       const runs = builds.filter((b) => threads === 1 || b !== 'scalar').map((b) => [b, b]);
       if (threads === 1) for (const b of builds.filter((b) => b !== 'scalar')) runs.push([`${b}&threads=0`, `${b} (unthreaded)`]);
       for (const [build, label] of runs) {
-        const r = await browserBench(page, { url: `engine/worker.js?build=${build}&webgpu=0`, fens, go, search, threads });
+        const r = await browserBench(page, { url: `engine/worker.js?build=${build}&webgpu=0`, fens, go, search, threads, network });
         (wasmBy[label] ??= {})[threads] = r;
         // At a fixed depth and one thread the node counts must agree; at a fixed time they cannot.
         const same = movetime || threads > 1 ? '' : r.nodes === nat.nodes ? ', same nodes' : `, NODES DIFFER from native (${r.nodes})`;

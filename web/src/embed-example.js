@@ -66,8 +66,13 @@ worker.onmessage = (event) => {
   if (!line.startsWith('info depth')) log('<', line);
   if (line === 'uciok') {
     send('setoption name MultiPV value 2');
-    // `?search=comparison` plays DeepChess's comparison search instead of the default.
-    const search = new URLSearchParams(location.search).get('search');
+    // `?network=URL` plays another network (`/nets/<file>`, say the paper's),
+    // `?search=comparison` DeepChess's comparison search, which needs a
+    // network with a comparison head such as the paper's.
+    const params = new URLSearchParams(location.search);
+    const network = params.get('network');
+    if (network) send(`setoption name EvalFile value ${network}`);
+    const search = params.get('search');
     if (search) send(`setoption name Search value ${search}`);
     send('isready');
   } else if (line === 'readyok') {

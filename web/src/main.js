@@ -80,8 +80,10 @@ class Searcher {
 let searcher = null;
 
 createEngine()
-  .then((engine) => {
+  .then(async (engine) => {
     searcher = new Searcher(engine);
+    // The built-in network names the searches it plays, as any network does when it loads.
+    offerSearches(await engine.loadNetwork('<embedded>'));
     sendSearch(engine, $('#search').value);
     window.deepchess = { engine, game };
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
@@ -465,7 +467,7 @@ function sendSearch(engine, choice) {
   }
 }
 
-/** Lists the learners' networks the site ships (`nets/networks.json`) in the Network choice. */
+/** Lists the other networks the site ships (`nets/networks.json`) in the Network choice. */
 async function fillNetworks() {
   try {
     const response = await fetch('nets/networks.json');
@@ -482,19 +484,34 @@ async function fillNetworks() {
   }
 }
 
-// A learner's network plays through the alpha-beta search over its value
-// (it has no comparison head), the AlphaZero seed's (`.dcaz`) through MCTS;
-// DeepChess's goes back to the Search choice.
+/**
+ * Offers in the Search choice just the searches a network plays, as the
+ * engine names them when it loads one (`loaded network …: 773-256-32 +
+ * utility 32-1 (plays scalar, mcts)`): a learner's only the scalar search,
+ * the AlphaZero seed's only MCTS, the built-in value network both over its
+ * utility, the paper's network the comparison search too. If the choice
+ * was one the network does not play, its first search is chosen. A failed
+ * load leaves the choice alone (the previous network still plays).
+ */
+function offerSearches(loaded) {
+  const plays = /\(plays ([a-z, ]+)\)$/.exec(loaded)?.[1].split(', ');
+  if (!plays) return;
+  const select = $('#search');
+  for (const option of select.options) option.disabled = !plays.includes(option.value);
+  if (!plays.includes(select.value)) select.value = plays[0];
+  select.disabled = plays.length === 1;
+}
+
+// Another network: the Search choice offers what it plays, and the engine
+// plays the search chosen there.
 $('#network').addEventListener('change', async () => {
   if (!searcher) return;
   token = {};
   await searcher.cancel();
-  const file = $('#network').value;
   const engine = searcher.engine;
-  const last = await engine.loadNetwork(file || '<embedded>');
-  $('#search').disabled = file !== '' && !last.includes('error');
-  if (!file) sendSearch(engine, $('#search').value);
-  else if (file.endsWith('.dcaz')) engine.send('setoption name Engine value mcts');
+  const last = await engine.loadNetwork($('#network').value || '<embedded>');
+  offerSearches(last);
+  sendSearch(engine, $('#search').value);
   $('#engine-status').textContent = last.replace(/^info string /, '');
   update();
 });

@@ -13,6 +13,17 @@ let page;
 before(async () => ({ browser, page } = await openSite('/embed-example.html')));
 after(() => closeChecked(browser));
 
+// The paper's comparison network, listed for the site: the comparison search
+// plays it (the built-in network is a value network, for the scalar search).
+const PAPER = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8')).find((n) =>
+  n.file.endsWith('.dcnn'),
+).file;
+
+/** The UCI lines that give `search` a network it plays. */
+function networkFor(search) {
+  return search === 'comparison' ? [`setoption name EvalFile value /nets/${PAPER}`] : [];
+}
+
 function assertLegalAfterE4(lines) {
   const best = lines.at(-1).split(' ')[1];
   const pos = Chess.default();
@@ -42,7 +53,7 @@ test('the SIMD128 and scalar fallback builds play too, and every build searches 
     for (const search of ['scalar', 'comparison']) {
       const lines = await uci(
         page,
-        ['uci', `setoption name Search value ${search}`, 'position startpos moves e2e4', 'go depth 5'],
+        ['uci', ...networkFor(search), `setoption name Search value ${search}`, 'position startpos moves e2e4', 'go depth 5'],
         '^bestmove',
         `engine/worker.js?build=${build}&webgpu=0`,
       );
@@ -83,7 +94,7 @@ for (const search of ['scalar', 'comparison']) {
   test(`Search ${search}: go depth 5 reports score cp and plays a legal move`, async () => {
     const lines = await uci(
       page,
-      ['uci', `setoption name Search value ${search}`, 'position startpos moves e2e4', 'go depth 5'],
+      ['uci', ...networkFor(search), `setoption name Search value ${search}`, 'position startpos moves e2e4', 'go depth 5'],
       '^bestmove',
     );
     assert.ok(lines.includes('option name Search type combo default scalar var scalar var comparison'));
@@ -95,13 +106,14 @@ for (const search of ['scalar', 'comparison']) {
 
 for (const search of ['scalar', 'comparison']) test(`Search ${search}: stop during go infinite is answered promptly, and isready too`, async () => {
   const result = await page.evaluate(
-    (search) =>
+    ([search, setup]) =>
       new Promise((resolve) => {
         const worker = new Worker('engine/worker.js', { type: 'module' });
         const times = {};
         let infos = 0;
         worker.onmessage = ({ data }) => {
           if (data === 'uciok') {
+            for (const line of setup) worker.postMessage(line);
             worker.postMessage(`setoption name Search value ${search}`);
             worker.postMessage('go infinite');
           }
@@ -124,7 +136,7 @@ for (const search of ['scalar', 'comparison']) test(`Search ${search}: stop duri
         };
         worker.postMessage('uci');
       }),
-    search,
+    [search, networkFor(search)],
   );
   console.log(`${search}: latency during go infinite: isready ${result.ready.toFixed(1)} ms, stop ${result.stop.toFixed(1)} ms`);
   assert.match(result.bestmove, /^bestmove [a-h][1-8][a-h][1-8]/);
@@ -219,21 +231,23 @@ test('the embedding example analyses through the plain UCI flow', async () => {
   }
 });
 
-test('the embedding example and the module API work with the comparison search too', async () => {
-  const example = await browser.page('/embed-example.html?search=comparison');
+test("the embedding example and the module API play the comparison search with the paper's network", async () => {
+  const example = await browser.page(`/embed-example.html?network=/nets/${PAPER}&search=comparison`);
   await example.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 2, null, { timeout: 60000 });
   const log = await example.textContent('#log');
+  assert.ok(log.includes(`> setoption name EvalFile value /nets/${PAPER}`), 'the network is sent');
   assert.ok(log.includes('> setoption name Search value comparison'), 'the option is sent');
+  assert.ok(log.includes('(plays scalar, comparison, mcts)'), log);
   assert.ok(!log.includes('info string error'), log);
-  const result = await example.evaluate(async () => {
+  const result = await example.evaluate(async (file) => {
     const { createEngine } = await import('./deepchess.js');
-    const engine = await createEngine();
+    const engine = await createEngine({ network: `nets/${file}` });
     await engine.ready();
     engine.send('setoption name Search value comparison');
     const { move, info } = await engine.bestMove('position startpos', 'go depth 4');
     engine.terminate();
     return { move, info };
-  });
+  }, PAPER);
   assert.match(result.move, /^[a-h][1-8][a-h][1-8]$/);
   assert.match(result.info, /^info depth 4 .* score cp -?\d+ /);
   await example.close();

@@ -66,9 +66,15 @@ test('analyse shows the engine line, the eval bar and the best move arrow', asyn
   await page.screenshot({ path: join(shots, 'analyse.png') });
 });
 
-test('analysis runs with each search, chosen on the page', async () => {
-  // MultiPV 3: MCTS reports the three most visited root moves, the alpha-beta searches their three best lines.
-  for (const [search, lines] of [['mcts', 3], ['comparison', 3], ['scalar', 3]]) {
+test('analysis runs with each search the built-in network plays, chosen on the page', async () => {
+  // The built-in value network plays the scalar search and MCTS; the comparison search needs the paper's network.
+  assert.deepEqual(await page.$$eval('#search option', (options) => options.map((o) => [o.value, o.disabled])), [
+    ['scalar', false],
+    ['comparison', true],
+    ['mcts', false],
+  ]);
+  // MultiPV 3: MCTS reports the three most visited root moves, the alpha-beta search its three best lines.
+  for (const [search, lines] of [['mcts', 3], ['scalar', 3]]) {
     await page.selectOption('#search', search);
     await page.waitForFunction((n) => document.querySelectorAll('#pv-lines li').length === n, lines, { timeout: 30000 });
     await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
@@ -76,7 +82,7 @@ test('analysis runs with each search, chosen on the page', async () => {
   }
 });
 
-test("the Network choice plays another seed's learner, then DeepChess again", async () => {
+test("the Network choice plays the paper's network with each of its searches, every other seed's learner, then the built-in one again", async () => {
   const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
   await page.waitForFunction((n) => document.querySelectorAll('#network option').length === n, learners.length + 1);
   const names = await page.locator('#network option').allTextContents();
@@ -88,19 +94,32 @@ test("the Network choice plays another seed's learner, then DeepChess again", as
       net.file,
       { timeout: 30000 },
     );
-    // A learner plays the scalar search, the AlphaZero network MCTS: three lines each (MultiPV 3).
-    const mcts = net.file.endsWith('.dcaz');
-    assert.match(await page.textContent('#engine-status'), mcts ? /AlphaZero .* \(mcts\)$/ : /\(scalar search\)$/);
-    assert.ok(await page.locator('#search').isDisabled(), 'a learner has only its own search');
-    // Analysis is on: the network's lines come in.
-    await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
-    await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent), null, {
-      timeout: 30000,
-    });
+    // The paper's network plays all three searches; a learner only the scalar search, the AlphaZero network only MCTS.
+    const plays = net.file.endsWith('.dcnn') ? ['scalar', 'comparison', 'mcts'] : net.file.endsWith('.dcaz') ? ['mcts'] : ['scalar'];
+    assert.ok((await page.textContent('#engine-status')).endsWith(`(plays ${plays.join(', ')})`), await page.textContent('#engine-status'));
+    assert.equal(await page.locator('#search').isDisabled(), plays.length === 1, 'a learner has only its own search');
+    const offered = await page.$$eval('#search option', (options) => options.filter((o) => !o.disabled).map((o) => o.value));
+    assert.deepEqual(offered, plays);
+    for (const search of plays) {
+      if (plays.length > 1) await page.selectOption('#search', search);
+      assert.equal(await page.inputValue('#search'), search);
+      // Analysis is on: the network's three lines come in (MultiPV 3).
+      await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
+      await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent), null, {
+        timeout: 30000,
+      });
+    }
+    // Leave the paper's network on its comparison search: the built-in one, which lacks it, must fall back.
+    if (plays.length > 1) await page.selectOption('#search', 'comparison');
   }
+  await page.selectOption('#network', { index: 1 });
+  await page.waitForFunction(() => /\(plays scalar, comparison, mcts\)$/.test(document.querySelector('#engine-status').textContent));
+  await page.selectOption('#search', 'comparison');
   await page.selectOption('#network', '');
   await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('loaded network deepchess-'));
   assert.ok(!(await page.locator('#search').isDisabled()));
+  assert.equal(await page.inputValue('#search'), 'scalar', 'the comparison search falls back to the scalar one');
+  await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
 });
 
 test('a PGN loads, steps through and copies out; a FEN loads and a bad one is refused', async () => {

@@ -154,7 +154,7 @@ test('MCTS with the AlphaZero network evaluates its leaves in batches on WebGPU,
       `webgpu mcts: ${result.leaves} leaves in ${result.batches} batches; largest error: value ${result.value.toExponential(2)}, ` +
         `logit ${result.logit.toExponential(2)}; GPU ${result.gpuMs.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms`,
     );
-    assert.match(result.loaded[0], /AlphaZero 6 blocks × 64 filters \(mcts\)$/);
+    assert.match(result.loaded[0], /AlphaZero 6 blocks × 64 filters \(plays mcts\)$/);
     assert.equal(result.lengths, undefined);
     assert.equal(result.notFinite, undefined);
     // The tolerance stated in wasm/src/az_gpu.rs: the same f32 arithmetic, summed in another order.

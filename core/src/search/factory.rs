@@ -6,6 +6,7 @@
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::deepchess::network::Network;
 use crate::search::comparison::net_comparator::NetComparator;
@@ -62,6 +63,19 @@ fn has_head_for(net: &Network, kind: SearchKind) -> bool {
         SearchKind::Scalar | SearchKind::Mcts => net.has_utility(),
         SearchKind::Comparison => net.has_comparison(),
     }
+}
+
+/// Every search `weights` can play, in the order of [`SearchKind`]:
+/// `scalar` and `comparison`, then `mcts`.
+pub fn searches(weights: &Weights) -> impl Iterator<Item = SearchKind> + '_ {
+    [SearchKind::Scalar, SearchKind::Comparison, SearchKind::Mcts].into_iter().filter(|&kind| supports(weights, kind))
+}
+
+/// `(plays scalar, mcts)`: the searches `weights` can play, as the engine
+/// says when it loads a network, so that a front end offers just those.
+pub fn plays(weights: &Weights) -> String {
+    let names: Vec<&str> = searches(weights).map(SearchKind::name).collect();
+    format!("(plays {})", names.join(", "))
 }
 
 /// The search that plays `weights` under `choice`: the one it names if

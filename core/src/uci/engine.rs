@@ -212,11 +212,16 @@ impl UciEngine {
     /// Loads a weights file read by the host for `EvalFile`, reporting the
     /// result as an `info string`: a DeepChess network (`.dcnn`), a
     /// learner's (`.dcsn`) or the AlphaZero seed's (`.dcaz`), told by the
-    /// magic. On error the previous network stays.
+    /// magic, and the searches it plays (`(plays scalar, mcts)`). On error
+    /// the previous network stays.
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {
         match bytes.and_then(|b| Weights::from_bytes(b).map_err(|e| e.to_string())) {
             Ok(weights) => {
-                out(&format!("info string loaded network {source}: {}", weights.summary()));
+                out(&format!(
+                    "info string loaded network {source}: {} {}",
+                    weights.summary(),
+                    factory::plays(&weights)
+                ));
                 self.set_weights(weights);
             }
             Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
