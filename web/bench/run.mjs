@@ -172,9 +172,12 @@ try {
 const s = sizes();
 for (const f of s.files.filter((f) => f.name.endsWith('.wasm'))) console.log(`${f.name}: ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
 console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (all five builds)`);
-// What one visitor downloads: every file but the engine builds, and one build.
+// What one visitor downloads: every file but the engine builds and the other
+// networks (fetched only when picked, as the service worker leaves them), and one build.
 const isBuild = (name) => /^engine\/deepchess_\w+(\.js|_bg\.wasm)$/.test(name);
-const common = s.files.filter((f) => !isBuild(f.name));
+const isNetwork = (name) => /\.dc(nn|sn|az)$/.test(name);
+const common = s.files.filter((f) => !isBuild(f.name) && !isNetwork(f.name));
+for (const f of s.files.filter((f) => isNetwork(f.name))) console.log(`${f.name} (when picked): ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
 for (const build of ['relaxed_mt', 'simd_mt', 'relaxed', 'simd', 'scalar']) {
   const own = [`engine/deepchess_${build}.js`, `engine/deepchess_${build}_bg.wasm`];
   const files = [...common, ...s.files.filter((f) => own.includes(f.name))];
