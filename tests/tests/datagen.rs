@@ -25,7 +25,11 @@ fn generates_appends_and_builds() {
         format!("{} --name A --seed 3", fake_engine().display()),
         format!("{} --name B --seed 4", fake_engine().display()),
     );
-    let common = ["--movetime", "5", "--max-plies", "80", "--out", out.to_str().unwrap()];
+    // Seeded random plies after each opening (the game's own seed): two games
+    // from the same opening and colours could otherwise repeat each other move
+    // for move, as the fake engines follow their seed from their start, and
+    // `data build` would drop one as a duplicate (seen once under load).
+    let common = ["--movetime", "5", "--max-plies", "80", "--random-plies", "4", "--out", out.to_str().unwrap()];
     datagen(&[&["--engine", &a, "--engine", &b, "--games", "6", "--jobs", "2"][..], &common[..]].concat());
     let text = games_in(&out);
     assert_eq!(text.matches("[Event \"deepchess datagen\"]").count(), 6);
