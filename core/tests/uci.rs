@@ -241,7 +241,28 @@ fn the_loaded_line_names_the_searches_the_network_plays() {
         let mut out = Vec::new();
         e.load_network(Ok(&seeded::network(&shape, 1.0, 3).to_bytes()), "n.dcnn", &mut |l| out.push(l.to_string()));
         assert_eq!(out, [format!("info string loaded network n.dcnn: {shape} {plays}")]);
+        // `uci` names it too, before `uciok`, so that a front end need not load it again.
+        let reply = session(&mut e, &["uci"]);
+        assert_eq!(
+            reply[reply.len() - 2..],
+            [format!("info string network n.dcnn: {shape} {plays}"), "uciok".to_string()]
+        );
     }
+}
+
+#[test]
+fn uci_names_the_starting_network_and_none_without_one() {
+    let shape = Shape::distilled().with_utility(true).unwrap();
+    let net = Network::from_bytes(&seeded::network(&shape, 1.0, 5).to_bytes()).unwrap();
+    let reply = session(&mut UciEngine::new(Some(net)), &["uci"]);
+    let named: Vec<&String> = reply.iter().filter(|l| l.starts_with("info string network ")).collect();
+    assert_eq!(named, [&format!("info string network <embedded>: {shape} (plays scalar, comparison, mcts)")]);
+    let net = Network::from_bytes(&seeded::network(&shape, 1.0, 5).to_bytes()).unwrap();
+    let reply = session(&mut UciEngine::new(Some(net)).with_source("my.dcnn"), &["uci"]);
+    assert!(reply.iter().any(|l| l.starts_with("info string network my.dcnn: ")), "{reply:?}");
+    let reply = session(&mut UciEngine::new(None), &["uci"]);
+    assert!(!reply.iter().any(|l| l.starts_with("info string network")), "{reply:?}");
+    assert_eq!(reply.last().map(String::as_str), Some("uciok"));
 }
 
 #[test]
@@ -552,4 +573,57 @@ fn engine_mcts_reports_multipv_lines_by_visits() {
     assert_eq!(infos.len(), 1, "{out:?}");
     assert!(infos[0].contains(" multipv 1 ") && infos[0].contains(" pv a1a2"), "{out:?}");
     assert_eq!(bestmove(&out), "a1a2");
+}
+
+/// The word after `name` in an `info` line.
+fn value_of(line: &str, name: &str) -> String {
+    line.split(&format!(" {name} ")).nth(1).expect(name).split(' ').next().unwrap().to_string()
+}
+
+/// A line's score as a key that orders it for the side to move (mates above
+/// and below every centipawn score), read from its `info` text.
+fn score_rank(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score").expect("a score");
+    let n: i64 = words[at + 2].parse().unwrap();
+    match words[at + 1] {
+        "cp" => n,
+        "mate" if n > 0 => (1 << 32) - n,
+        "mate" => -(1 << 32) - n,
+        other => panic!("score {other}"),
+    }
+}
+
+#[test]
+fn multipv_lines_are_sorted_within_each_depth_and_bestmove_is_line_one() {
+    let fens = [
+        "startpos".to_string(),
+        "fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3".to_string(),
+        "fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1".to_string(),
+        "fen r3k2r/ppp2ppp/2n1bn2/3qp3/3P4/2N1PN2/PP3PPP/R1BQKB1R w KQkq - 0 8".to_string(),
+    ];
+    for (kind, mut e) in engines().into_iter().filter(|(kind, _)| *kind != SearchKind::Mcts) {
+        for fen in &fens {
+            let out = session(&mut e, &["setoption name MultiPV value 4", &format!("position {fen}"), "go depth 5"]);
+            let infos: Vec<&String> =
+                out.iter().filter(|l| l.starts_with("info depth") && l.contains(" pv ")).collect();
+            // Printed in iterations: multipv 1, 2, …, k, each iteration's scores best first.
+            let mut iteration: Vec<&String> = Vec::new();
+            for line in &infos {
+                let multipv: usize = value_of(line, "multipv").parse().unwrap();
+                if multipv == 1 {
+                    iteration.clear();
+                }
+                assert_eq!(multipv, iteration.len() + 1, "{kind:?} {fen}: {infos:#?}");
+                if let Some(previous) = iteration.last() {
+                    assert_eq!(value_of(previous, "depth"), value_of(line, "depth"), "{kind:?} {fen}: {infos:#?}");
+                    assert!(score_rank(previous) >= score_rank(line), "{kind:?} {fen}: unsorted {infos:#?}");
+                }
+                iteration.push(line);
+            }
+            let line_one = infos.iter().rev().find(|l| value_of(l, "multipv") == "1").expect("a line 1");
+            let first_move = line_one.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap();
+            assert_eq!(bestmove(&out), first_move, "{kind:?} {fen}: {out:#?}");
+        }
+    }
 }

@@ -82,8 +82,8 @@ let searcher = null;
 createEngine()
   .then(async (engine) => {
     searcher = new Searcher(engine);
-    // The built-in network names the searches it plays, as any network does when it loads.
-    offerSearches(await engine.loadNetwork('<embedded>'));
+    // The engine's answer to `uci` names its network and the searches it plays.
+    offerSearches(engine.id.find((l) => l.startsWith('info string network ')) ?? '');
     sendSearch(engine, $('#search').value);
     window.deepchess = { engine, game };
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';

@@ -37,6 +37,8 @@ test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (thre
   assert.match(lines[0], /^id name DeepChess .* wasm-relaxed-mt$/);
   assert.ok(lines.includes(`option name Threads type spin default 1 min 1 max ${Math.min(32, cpus().length)}`), lines.join('\n'));
   assert.ok(lines.some((l) => /^info depth 6 .* nodes \d+ .* time \d+ pv /.test(l)), 'an info line for depth 6');
+  // The built-in value network and the searches it plays, named in the answer to `uci`.
+  assert.ok(lines.slice(0, lines.indexOf('uciok')).some((l) => /^info string network <embedded>: 773-\d.* \(plays scalar, mcts\)$/.test(l)), lines.join('\n'));
   assertLegalAfterE4(lines);
 });
 

@@ -50,8 +50,8 @@ pub use scalar::{
 };
 pub use score::{MAX_CP, Score};
 pub use seam::{
-    BatchedSearch, HelperContext, HelperJob, Search, SearchKind, UnknownSearch, info_line, slice_nodes, stats_line,
-    step_for,
+    BatchedSearch, HelperContext, HelperJob, Search, SearchKind, UnknownSearch, info_line, info_text, slice_nodes,
+    stats_line, step_for,
 };
 pub use see::{SEE_VALUES, see_ge, see_value};
 pub use vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, Report, zobrist};

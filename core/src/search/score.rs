@@ -16,6 +16,24 @@ pub enum Score {
 }
 
 impl Score {
+    /// A key that orders scores from the side to move's point of view:
+    /// a mate it gives (sooner first) above any centipawn score, and a mate
+    /// it suffers (later first) below any.
+    ///
+    /// ```
+    /// use deepchess_core::search::Score;
+    /// let order = [Score::Mate(1), Score::Mate(3), Score::Cp(5000), Score::Cp(-20), Score::Mate(-4), Score::Mate(-1)];
+    /// assert!(order.windows(2).all(|w| w[0].rank() > w[1].rank()));
+    /// ```
+    pub fn rank(self) -> i64 {
+        const MATE: i64 = 1 << 32;
+        match self {
+            Score::Cp(cp) => i64::from(cp),
+            Score::Mate(n) if n > 0 => MATE - i64::from(n),
+            Score::Mate(n) => -MATE - i64::from(n),
+        }
+    }
+
     /// Maps the network's confidence onto centipawns.
     ///
     /// The comparison search has no centipawns. What it has is `p`, the

@@ -225,16 +225,23 @@ pub fn step_for(search: &mut dyn Search, budget: u64, should_stop: &mut dyn FnMu
 pub fn info_line(search: &mut dyn Search, root: &Chess, elapsed: u64, helper_nodes: u64) -> Option<(usize, String)> {
     let nodes = search.nodes() + helper_nodes;
     let hashfull = search.hashfull();
-    let Report { depth, seldepth, multipv, score, pv } = search.report(root)?;
+    let report = search.report(root)?;
+    Some((report.multipv, info_text(&report, nodes, hashfull, elapsed)))
+}
+
+/// `report` as a UCI `info` line, with the search's `nodes` (helpers'
+/// included) and `hashfull` at `elapsed` ms.
+pub fn info_text(report: &Report, nodes: u64, hashfull: u32, elapsed: u64) -> String {
+    let Report { depth, seldepth, multipv, score, pv } = report;
     let nps = nodes * 1000 / elapsed.max(1);
     let mut text = format!(
         "info depth {depth} seldepth {} multipv {multipv} score {score} nodes {nodes} nps {nps} hashfull {hashfull} time {elapsed} pv",
         seldepth.max(depth),
     );
-    for &m in &pv {
+    for &m in pv {
         let _ = write!(text, " {}", UciMove::from_move(m, CastlingMode::Standard));
     }
-    Some((multipv, text))
+    text
 }
 
 /// A progress line for the iteration under way: `info depth D nodes N nps N

@@ -22,10 +22,11 @@ use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
 use crate::search::factory::{self, SearchChoice, SearchOption};
-use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, info_line, stats_line, step_for};
+use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, info_line, info_text, stats_line, step_for};
 use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
 use crate::uci::game::{parse_game, uci_move};
+use crate::uci::multipv::{IterationLines, Stats};
 use crate::uci::time::TimeBudget;
 use crate::weights::Weights;
 
@@ -75,6 +76,9 @@ struct Active {
     infinite: bool,
     /// The search ended by itself during `go infinite`: `bestmove` waits for `stop`.
     waiting: bool,
+    /// With MultiPV above 1 (alpha-beta searches): the iteration's lines,
+    /// printed sorted once all are in.
+    lines: Option<IterationLines>,
 }
 
 /// A UCI engine over any network and any search, built by the
@@ -82,6 +86,9 @@ struct Active {
 pub struct UciEngine {
     /// The network that plays.
     weights: Option<Weights>,
+    /// Where it came from, as `uci` names it: `<embedded>`, or the
+    /// `EvalFile` (or `--weights`) it was loaded from.
+    source: String,
     /// The search over it.
     pub(super) search: Option<Box<dyn Search>>,
     options: Options,
@@ -116,6 +123,7 @@ impl UciEngine {
         };
         let mut engine = UciEngine {
             weights: None,
+            source: String::from("<embedded>"),
             search: None,
             options,
             max_threads: 1,
@@ -129,6 +137,13 @@ impl UciEngine {
             engine.set_weights(weights);
         }
         engine
+    }
+
+    /// Names where the network came from (a host that loaded it from a file
+    /// before `uci`), for the `info string network …` line `uci` prints.
+    pub fn with_source(mut self, source: &str) -> UciEngine {
+        self.source = source.to_string();
+        self
     }
 
     /// Lets `Threads` go up to `max` (a host that runs helper searches
@@ -223,6 +238,7 @@ impl UciEngine {
                     factory::plays(&weights)
                 ));
                 self.set_weights(weights);
+                self.source = source.to_string();
             }
             Err(err) => out(&format!("info string error: cannot load network {source}: {err}")),
         }
@@ -302,6 +318,11 @@ impl UciEngine {
             SearchKind::Comparison.name()
         ));
         out("option name Engine type combo default alphabeta var alphabeta var mcts");
+        // The network that plays, and what it plays, as `EvalFile` reports a
+        // loaded one: a front end learns it here instead of loading it again.
+        if let Some(weights) = &self.weights {
+            out(&format!("info string network {}: {} {}", self.source, weights.summary(), factory::plays(weights)));
+        }
         out("uciok");
     }
 
@@ -408,7 +429,10 @@ impl UciEngine {
         let budget = TimeBudget::new(go, self.position.turn(), self.options.move_overhead);
         // Without any limit, `go` searches until `stop`, like `go infinite`.
         let infinite = go.infinite || (budget.is_none() && go.depth.is_none() && go.nodes.is_none());
-        self.active = Some(Active { started: now, reported: now, budget, infinite, waiting: false });
+        // MCTS reports its lines by visits; an alpha-beta search's come one
+        // by one and are sorted by score before they are printed.
+        let lines = (self.options.multipv > 1 && search.kind() != SearchKind::Mcts).then(IterationLines::default);
+        self.active = Some(Active { started: now, reported: now, budget, infinite, waiting: false, lines });
     }
 
     /// Searches about `nodes` nodes, printing `info` lines as principal
@@ -449,11 +473,22 @@ impl UciEngine {
             Event::Line => {
                 let elapsed = clock().saturating_sub(started);
                 active.reported = clock();
-                let Some((multipv, line)) = info_line(search.as_mut(), &self.position, elapsed, helpers) else {
-                    return;
+                let expected = self.options.multipv.min(self.position.legal_moves().len());
+                let iteration_done = if let Some(lines) = &mut active.lines {
+                    let Some(report) = search.report(&self.position) else { return };
+                    let stats = Stats { nodes: search.nodes() + helpers, hashfull: search.hashfull(), elapsed };
+                    let done = lines.add(report, stats, expected);
+                    if let Some((sorted, stats)) = &done {
+                        print_lines(sorted, *stats, out);
+                    }
+                    done.is_some()
+                } else {
+                    let Some((multipv, line)) = info_line(search.as_mut(), &self.position, elapsed, helpers) else {
+                        return;
+                    };
+                    out(&line);
+                    multipv >= expected
                 };
-                out(&line);
-                let iteration_done = multipv >= self.options.multipv.min(self.position.legal_moves().len());
                 iteration_done && active.budget.is_some_and(|b| elapsed >= b.soft)
             }
             Event::Finished => {
@@ -469,14 +504,28 @@ impl UciEngine {
 
     /// Stops any search and sends its `bestmove`.
     fn finish(&mut self, out: &mut dyn FnMut(&str)) {
-        if self.active.take().is_none() {
-            return;
-        }
+        let Some(active) = self.active.take() else { return };
         let Some(search) = &mut self.search else { return };
         search.stop();
-        match search.best_move() {
+        // With sorted MultiPV lines, `bestmove` is line 1's move: the lines of
+        // an iteration cut short are printed first, sorted, as far as they go.
+        let mut best = None;
+        if let Some(mut lines) = active.lines {
+            if let Some((sorted, stats)) = lines.flush() {
+                print_lines(&sorted, stats, out);
+            }
+            best = lines.best();
+        }
+        match best.or_else(|| search.best_move()) {
             Some(m) => out(&format!("bestmove {}", uci_move(m))),
             None => out("bestmove (none)"),
         }
+    }
+}
+
+/// Prints `lines` as `info` lines with the counters of `stats`.
+fn print_lines(lines: &[crate::search::Report], stats: Stats, out: &mut dyn FnMut(&str)) {
+    for line in lines {
+        out(&info_text(line, stats.nodes, stats.hashfull, stats.elapsed));
     }
 }

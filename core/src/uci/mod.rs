@@ -1,6 +1,7 @@
 //! The UCI protocol: a line parser ([`Command`]), time management
 //! ([`TimeBudget`]), games as UCI gives them ([`parse_game`]), and the
-//! engine state machine ([`UciEngine`]) that the native binary and the
+//! engine state machine ([`UciEngine`]), with MultiPV lines sorted before
+//! they are printed (`multipv`), that the native binary and the
 //! browser worker both drive, with the Lazy SMP helpers' pool
 //! ([`HelperPool`]) that both run on their threads.
 
@@ -9,6 +10,7 @@ mod command;
 mod engine;
 mod game;
 mod helpers;
+mod multipv;
 mod time;
 
 pub use command::{Command, Go, ParseCommandError};

@@ -68,7 +68,9 @@ pub struct Args {
 /// input a search with a limit (depth, nodes, time) still completes and
 /// prints its `bestmove`; an infinite one is stopped.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let mut engine = UciEngine::with_weights(network::chosen(args.weights.as_deref())?.map(|(_, weights)| weights));
+    let weights = network::chosen(args.weights.as_deref())?.map(|(_, weights)| weights);
+    let source = args.weights.as_ref().map_or_else(|| "<embedded>".to_string(), |p| p.display().to_string());
+    let mut engine = UciEngine::with_weights(weights).with_source(&source);
     engine.set_max_threads(MAX_THREADS);
     let mut helpers = Helpers::default();
     let start = Instant::now();
