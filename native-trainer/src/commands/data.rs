@@ -7,7 +7,7 @@ use deepchess_core::shakmaty::EnPassantMode;
 use deepchess_core::shakmaty::fen::Fen;
 
 use crate::data::{
-    self, BuildOptions, Dataset, GameFilter, GameResult, Sampling, SourceSummary, SourceTable, dataset_files,
+    self, BuildOptions, Dataset, GameFilter, GameResult, Sampling, SourceTable, dataset_files, read_sources,
 };
 
 /// `deepchess data …`
@@ -208,21 +208,4 @@ fn stats(args: &StatsArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The inputs recorded in `dir/meta.json` by `data build`, if there is one.
-pub fn read_sources(dataset: &std::path::Path) -> anyhow::Result<Vec<SourceSummary>> {
-    #[derive(serde::Deserialize)]
-    struct Meta {
-        #[serde(default)]
-        sources: Vec<SourceSummary>,
-    }
-    let path = dataset.join("meta.json");
-    if !dataset.is_dir() || !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let meta: Meta =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a build's meta.json", path.display()))?;
-    Ok(meta.sources)
 }

@@ -49,7 +49,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
     };
     let net = network::load(&args.weights)?;
     let sources = match &args.data {
-        Some(data) => crate::commands::data::read_sources(data)?,
+        Some(data) => crate::data::read_sources(data)?,
         None => Vec::new(),
     };
     let records = match (&args.data, &args.pgn) {

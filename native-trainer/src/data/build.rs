@@ -258,3 +258,20 @@ pub fn openings(pgn: &[impl AsRef<Path>], plies: usize) -> anyhow::Result<Vec<St
     }
     Ok(lines)
 }
+
+/// The inputs recorded in `dir/meta.json` by `data build`, if there is one.
+pub fn read_sources(dataset: &Path) -> anyhow::Result<Vec<SourceSummary>> {
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        #[serde(default)]
+        sources: Vec<SourceSummary>,
+    }
+    let path = dataset.join("meta.json");
+    if !dataset.is_dir() || !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let meta: Meta =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a build's meta.json", path.display()))?;
+    Ok(meta.sources)
+}

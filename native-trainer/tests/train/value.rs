@@ -90,3 +90,54 @@ fn value_network_learns_resumes_and_exports_within_bound() {
     // the integer evaluation is within 10 cp of the float model's on average.
     assert!(mean_cp <= 10.0, "mean error {mean_cp} cp");
 }
+
+#[test]
+fn source_weights_set_each_inputs_share_of_the_draws() {
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    // One fixture, split at a game boundary into two inputs: 600 games and 300.
+    let all = dir.path().join("all.pgn");
+    learnable_pgn(&all, 900);
+    let text = std::fs::read_to_string(&all).unwrap();
+    let cut = text.match_indices("[Event ").nth(600).unwrap().0;
+    let (first, second) = (dir.path().join("games.pgn"), dir.path().join("selfplay.pgn"));
+    std::fs::write(&first, &text[..cut]).unwrap();
+    std::fs::write(&second, &text[cut..]).unwrap();
+    let data = dir.path().join("data");
+    let sampling = Sampling { all_positions: true, include_draws: true, ..Sampling::default() };
+    let options = BuildOptions {
+        pgn: vec![first, second],
+        out: data.clone(),
+        filter: data::GameFilter::default(),
+        sampling,
+        val_permille: 150,
+    };
+    data::build(&options, true).unwrap();
+    let sources = data::read_sources(&data).unwrap();
+    let train = Dataset::open(&data.join("train.bin")).unwrap();
+    let from_selfplay = |record: u32| sources[1].contains(u64::from(train.records()[record as usize].game()));
+    let selfplay_positions = train.records().iter().filter(|r| sources[1].contains(u64::from(r.game()))).count();
+    let n = train.records().len();
+
+    let share = |weights: &[&str]| -> anyhow::Result<f64> {
+        let mut config = smoke_config(1);
+        config.data.per_epoch = 20_000;
+        config.source_weights = weights.iter().map(|w| w.parse().unwrap()).collect();
+        let learner = ValueLearner::new(config, &data, DeviceChoice::Flex, true)?;
+        let model = learner.init(false)?;
+        let items = learner.epoch(&model, 0, 1)?;
+        Ok(items.iter().filter(|&&(record, _)| from_selfplay(record)).count() as f64 / items.len() as f64)
+    };
+    let even = selfplay_positions as f64 / n as f64;
+    assert!((share(&[]).unwrap() - even).abs() < 0.02, "unweighted: about {even}");
+    // Weight 3: 3·m against n − m.
+    let m = selfplay_positions as f64;
+    let expected = 3.0 * m / (n as f64 - m + 3.0 * m);
+    let weighted = share(&["selfplay=3"]).unwrap();
+    assert!((weighted - expected).abs() < 0.02, "{weighted} against {expected}");
+    assert_eq!(share(&["selfplay=0"]).unwrap(), 0.0);
+    assert_eq!(share(&["games.pgn=0"]).unwrap(), 1.0);
+    let unknown = share(&["masters=2"]).unwrap_err().to_string();
+    assert!(unknown.contains("masters") && unknown.contains("selfplay.pgn"), "{unknown}");
+    assert!(share(&["games=0", "selfplay=0"]).is_err());
+}

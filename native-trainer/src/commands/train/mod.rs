@@ -16,7 +16,7 @@ mod args;
 use args::set;
 pub use args::{LearnerArgs, OverrideArgs, RunArgs, ShapeArgs};
 
-use crate::data::{Dataset, LabelOptions, Labels};
+use crate::data::{Dataset, LabelOptions, Labels, SourceWeight};
 use crate::train::alphazero::self_play::AzSelfPlayLearner;
 use crate::train::alphazero::supervised::AzLearner;
 use crate::train::deepchess::distill::DistillLearner;
@@ -127,6 +127,12 @@ pub struct ValueArgs {
     /// Centipawn scale s of P(eval) = 1 / (1 + 10^(−cp/s)).
     #[arg(long)]
     eval_scale: Option<f64>,
+    /// Weight an input of the dataset against the others, NAME=WEIGHT per
+    /// position (the inputs whose file name contains NAME; 1 leaves it as
+    /// built, 0 leaves it out; repeat for more), for example
+    /// `--source-weight selfplay=8` for the engine's own games.
+    #[arg(long = "source-weight", value_name = "NAME=WEIGHT")]
+    source_weights: Vec<SourceWeight>,
 }
 
 /// Arguments of `train pos2vec`.
@@ -382,6 +388,9 @@ fn run_value(args: &ValueArgs) -> anyhow::Result<()> {
     set(&mut config.tower, args.tower.clone());
     set(&mut config.target.lambda, args.lambda.map(|l| l.clamp(0.0, 1.0)));
     set(&mut config.target.eval_scale_cp, args.eval_scale);
+    if !args.source_weights.is_empty() {
+        config.source_weights = args.source_weights.clone();
+    }
     let rows = args.common.run.train(config, ValueLearner::new)?;
     let figure = |last: &EpochRow| {
         let accuracy = 100.0 * last.val_accuracy.unwrap_or(0.0);

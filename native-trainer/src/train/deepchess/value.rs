@@ -30,7 +30,7 @@ use deepchess_core::{FloatNetwork, Network, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{GameResult, Pair, Record, eval_cp, eval_probability, mix};
+use crate::data::{GameResult, Pair, Record, SourceMix, SourceWeight, eval_cp, eval_probability, mix, read_sources};
 use crate::eval::accuracy;
 use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::Encoded;
@@ -67,6 +67,10 @@ pub struct ValueConfig {
     pub data: DataConfig,
     /// The target.
     pub target: TargetConfig,
+    /// The inputs' weights against each other (`--source-weight`); empty:
+    /// every training position is equally likely.
+    #[config(default = "Vec::new()")]
+    pub source_weights: Vec<SourceWeight>,
 }
 
 impl ValueConfig {
@@ -101,6 +105,8 @@ pub struct ValueLearner {
     inputs: Inputs,
     /// Every usable training record and its target.
     candidates: Vec<(u32, f32)>,
+    /// How candidates are drawn when the inputs are weighted.
+    mix: Option<SourceMix>,
     /// Held-out positions, their targets.
     val_positions: Vec<(u32, f32)>,
     val_encoded: Encoded,
@@ -122,6 +128,16 @@ impl ValueLearner {
         };
         let candidates = targets(inputs.train.records());
         anyhow::ensure!(!candidates.is_empty(), "no usable positions in the training split");
+        let source_mix = if config.source_weights.is_empty() {
+            None
+        } else {
+            let records = inputs.train.records();
+            let games = candidates.iter().map(|&(i, _)| u64::from(records[i as usize].game()));
+            let mix = SourceMix::new(games, &read_sources(data)?, &config.source_weights)?;
+            // Printed even when quiet: it says what the run trains on.
+            print!("training positions drawn by input (--source-weight):\n{mix}");
+            Some(mix)
+        };
         let mut val_positions = targets(inputs.val.records());
         let mut rng = SmallRng::seed_from_u64(mix(seed, 0x7a1));
         for i in 0..val_positions.len().min(config.data.val) {
@@ -131,7 +147,7 @@ impl ValueLearner {
         val_positions.truncate(config.data.val);
         let val_encoded = Encoded::new(inputs.val.records());
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
-        Ok(ValueLearner { config, inputs, candidates, val_positions, val_encoded, val_pairs })
+        Ok(ValueLearner { config, inputs, candidates, mix: source_mix, val_positions, val_encoded, val_pairs })
     }
 
     /// The float network with this run's centipawn scale.
@@ -173,7 +189,11 @@ impl Learner for ValueLearner {
     fn epoch(&self, _model: &ValueNet, _phase: usize, epoch: usize) -> anyhow::Result<Vec<(u32, f32)>> {
         let mut rng = SmallRng::seed_from_u64(mix(self.config.data.seed, 0x7a1_0000 + epoch as u64));
         let n = self.candidates.len();
-        Ok((0..self.config.data.per_epoch).map(|_| self.candidates[rng.random_range(0..n)]).collect())
+        let draw = |rng: &mut SmallRng| match &self.mix {
+            Some(mix) => mix.draw(rng) as usize,
+            None => rng.random_range(0..n),
+        };
+        Ok((0..self.config.data.per_epoch).map(|_| self.candidates[draw(&mut rng)]).collect())
     }
 
     fn loss(&self, model: &ValueNet, _phase: usize, batch: &[(u32, f32)]) -> Loss {
@@ -211,10 +231,16 @@ impl Learner for ValueLearner {
         let val_accuracy = |r: &EpochRow| r.val_accuracy.unwrap_or(0.0);
         float.description = format!(
             "DeepChess value network {:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
-             (λ = {}, s = {} cp); {} epochs of {} positions; validation pair accuracy {:.4}",
+             (λ = {}, s = {} cp){}; {} epochs of {} positions; validation pair accuracy {:.4}",
             self.config.tower,
             self.config.target.lambda,
             self.config.target.eval_scale_cp,
+            if self.config.source_weights.is_empty() {
+                String::new()
+            } else {
+                let weights: Vec<String> = self.config.source_weights.iter().map(ToString::to_string).collect();
+                format!(", inputs weighted {}", weights.join(" "))
+            },
             rows.len(),
             self.config.data.per_epoch,
             rows.last().map_or(0.0, val_accuracy)
