@@ -21,22 +21,29 @@ enum Command {
     Encode(encode::Args),
     /// Run the UCI engine on standard input and output.
     Uci(uci::Args),
-    /// Search the fixed bench positions to a fixed depth: node signature and speed.
+    /// Search the fixed bench positions to a depth or for a time (`--movetime`), with any
+    /// network and search: node signature, nodes/s and depth reached.
     Bench(bench::Args),
     /// Build, inspect and sample training data.
     #[command(subcommand)]
     Data(data::Command),
-    /// Play engine-vs-engine games for training data (zstd PGN).
+    /// Play engine-vs-engine games for training data, other engines or our engine against
+    /// itself at a fixed node count, each move with its score (zstd PGN, resumable).
     Datagen(datagen::Args),
-    /// Train networks (Siamese comparison network).
+    /// Train networks: DeepChess's (Pos2Vec, Siamese, distillation, utility head, value
+    /// network) and the other seeds' learners (DBN, Deep Pink, NeuroChess, AlphaZero).
     #[cfg(feature = "train")]
     #[command(subcommand)]
     Train(deepchess_trainer::commands::train::Command),
-    /// Quantize a float checkpoint into weights/deepchess-<hash>.dcnn.
+    /// A trained checkpoint as a content-named weights file: a DeepChess float network
+    /// quantized into `deepchess-<hash>.dcnn`; a learner's `.dcsn` or the AlphaZero seed's
+    /// `.dcaz` checked and named.
     Export(export::Args),
-    /// Play our engine against another UCI engine: W/D/L, Elo, PGN.
+    /// Play our engine against another engine (UCI or xboard), one game at a time or more:
+    /// W/D/L, Elo, forfeits apart, SPRT (`--sprt`), PGN, resumable.
     Match(r#match::Args),
-    /// Measure a network.
+    /// Measure a network: held-out accuracy, test suites (EPD), the paper's static tests,
+    /// the AlphaZero network's policy and value.
     #[command(subcommand)]
     Eval(eval::Command),
 }

@@ -18,7 +18,7 @@ pub struct Args {
     /// learner's network (`best.dcsn`) or the AlphaZero seed's (`best.dcaz`).
     #[arg(long)]
     checkpoint: PathBuf,
-    /// Directory that receives `deepchess-<hash>.dcnn`.
+    /// Directory that receives `deepchess-<hash>.dcnn` (`.dcsn`, `.dcaz`).
     #[arg(long, default_value = "weights")]
     out: PathBuf,
     /// A dataset directory: report accuracy on its validation split.
