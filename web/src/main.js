@@ -502,6 +502,9 @@ function offerSearches(loaded) {
   select.disabled = plays.length === 1;
 }
 
+// The Network choice of the network that plays ('' the built-in one).
+let playingNetwork = '';
+
 // Another network: the Search choice offers what it plays, and the engine
 // plays the search chosen there.
 $('#network').addEventListener('change', async () => {
@@ -510,6 +513,16 @@ $('#network').addEventListener('change', async () => {
   await searcher.cancel();
   const engine = searcher.engine;
   const last = await engine.loadNetwork($('#network').value || '<embedded>');
+  if (last.startsWith('info string error')) {
+    // The network that played still plays (offline, a network never
+    // downloaded cannot load): the picker goes back to it and says why.
+    $('#network').value = playingNetwork;
+    const why = last.replace(/^info string error: (cannot load network \S+: )?/, '');
+    $('#engine-status').textContent = `Could not load that network (${why}); the previous one still plays.`;
+    update();
+    return;
+  }
+  playingNetwork = $('#network').value;
   offerSearches(last);
   sendSearch(engine, $('#search').value);
   $('#engine-status').textContent = last.replace(/^info string /, '');

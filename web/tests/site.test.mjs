@@ -299,6 +299,17 @@ test('after the first visit the site works with the network off', async () => {
     await clickSquare('d2');
     await clickSquare('d4');
     await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
+    // A network never downloaded cannot load offline: the picker goes back to the one that plays, with a message.
+    assert.equal(await page.inputValue('#network'), '');
+    await page.evaluate(() =>
+      document.querySelector('#network').append(new Option('Never downloaded', new URL('nets/deepchess-000000000000.dcsn', location.href).href)),
+    );
+    await page.selectOption('#network', { label: 'Never downloaded' });
+    await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('Could not load that network'), null, {
+      timeout: 30000,
+    });
+    assert.equal(await page.inputValue('#network'), '', 'the picker is back on the built-in network');
+    assert.match(await page.textContent('#engine-status'), /the previous one still plays\.$/);
   } finally {
     await browser.context.setOffline(false);
   }
