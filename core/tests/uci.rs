@@ -557,12 +557,9 @@ fn engine_mcts_reports_multipv_lines_by_visits() {
     // Reports at 64, 128 and 256 playouts, and the last at 300: three lines each.
     assert_eq!(infos.len(), 12, "{out:?}");
     let last = &infos[9..];
-    let field = |line: &str, name: &str| {
-        line.split(&format!(" {name} ")).nth(1).unwrap().split(' ').next().unwrap().to_string()
-    };
-    let first_moves: Vec<String> = last.iter().map(|l| field(l, "pv")).collect();
+    let first_moves: Vec<String> = last.iter().map(|l| value_of(l, "pv")).collect();
     for (k, line) in last.iter().enumerate() {
-        assert_eq!(field(line, "multipv"), (k + 1).to_string(), "{line}");
+        assert_eq!(value_of(line, "multipv"), (k + 1).to_string(), "{line}");
         assert!(line.contains(" nodes 300 ") && line.contains(" score cp "), "{line}");
     }
     assert!(first_moves[0] != first_moves[1] && first_moves[1] != first_moves[2] && first_moves[0] != first_moves[2]);

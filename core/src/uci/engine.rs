@@ -232,11 +232,7 @@ impl UciEngine {
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {
         match bytes.and_then(|b| Weights::from_bytes(b).map_err(|e| e.to_string())) {
             Ok(weights) => {
-                out(&format!(
-                    "info string loaded network {source}: {} {}",
-                    weights.summary(),
-                    factory::plays(&weights)
-                ));
+                out(&format!("info string loaded {}", network_text(source, &weights)));
                 self.set_weights(weights);
                 self.source = source.to_string();
             }
@@ -321,7 +317,7 @@ impl UciEngine {
         // The network that plays, and what it plays, as `EvalFile` reports a
         // loaded one: a front end learns it here instead of loading it again.
         if let Some(weights) = &self.weights {
-            out(&format!("info string network {}: {} {}", self.source, weights.summary(), factory::plays(weights)));
+            out(&format!("info string {}", network_text(&self.source, weights)));
         }
         out("uciok");
     }
@@ -528,4 +524,10 @@ fn print_lines(lines: &[crate::search::Report], stats: Stats, out: &mut dyn FnMu
     for line in lines {
         out(&info_text(line, stats.nodes, stats.hashfull, stats.elapsed));
     }
+}
+
+/// `network <source>: <shape> (plays …)`: what a load reports and what `uci`
+/// says of the network it starts with.
+fn network_text(source: &str, weights: &Weights) -> String {
+    format!("network {source}: {} {}", weights.summary(), factory::plays(weights))
 }
