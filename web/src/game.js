@@ -7,12 +7,31 @@ import { ChildNode, defaultGame, makePgn, parsePgn, startingPosition } from 'che
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeSquare, makeUci, parseSquare, parseUci } from 'chessops/util';
 
-/** Parses a FEN into a legal standard-chess position, or throws with the reason. */
+/** chessops's error codes in words, for a person who typed a FEN. */
+const REASONS = {
+  ERR_FEN: 'it is not a FEN',
+  ERR_BOARD: 'the board must be eight ranks of eight squares, separated by /',
+  ERR_POCKETS: 'this site plays standard chess, without pockets',
+  ERR_TURN: 'the side to move must be w or b',
+  ERR_CASTLING: 'the castling rights must be - or some of KQkq',
+  ERR_EP_SQUARE: 'the en passant square must be - or a square on the third or sixth rank',
+  ERR_REMAINING_CHECKS: 'this site plays standard chess, without a check count',
+  ERR_HALFMOVES: 'the halfmove clock must be a number',
+  ERR_FULLMOVES: 'the move number must be a number',
+  ERR_EMPTY: 'the board is empty',
+  ERR_OPPOSITE_CHECK: 'the side not to move is in check',
+  ERR_PAWNS_ON_BACKRANK: 'a pawn stands on the first or last rank',
+  ERR_KINGS: 'each side needs exactly one king',
+  ERR_VARIANT: 'this is not a standard chess position',
+};
+const reason = (error) => REASONS[error.message] ?? error.message;
+
+/** Parses a FEN into a legal standard-chess position, or throws with the reason in words. */
 export function positionFromFen(fen) {
   const setup = parseFen(fen.trim());
-  if (setup.isErr) throw new Error(`invalid FEN: ${setup.error.message}`);
+  if (setup.isErr) throw new Error(`Invalid FEN: ${reason(setup.error)}.`);
   const pos = Chess.fromSetup(setup.value);
-  if (pos.isErr) throw new Error(`illegal position: ${pos.error.message}`);
+  if (pos.isErr) throw new Error(`Illegal position: ${reason(pos.error)}.`);
   return pos.value;
 }
 
@@ -28,6 +47,9 @@ export class MoveNode {
     this.parent = parent;
     /** The moves tried from here: `children[0]` continues the main line. */
     this.children = [];
+    /** PGN comments after the move (at the root: before the first move), and its NAGs (`?!` is 6). */
+    this.comments = [];
+    this.nags = [];
   }
 
   /** The plies from the root. */
@@ -128,6 +150,22 @@ export class Game {
     }
     this.goTo(next);
     return true;
+  }
+
+  /** The cursor's place in the tree: the index among its parent's moves of each move from the root. */
+  path() {
+    return this.line.slice(1, this.ply + 1).map((node) => node.parent.children.indexOf(node));
+  }
+
+  /** Puts the cursor where `path()` said, as far as the tree still has it. */
+  followPath(path) {
+    let node = this.root;
+    for (const i of path) {
+      const next = node.children[i];
+      if (!next) break;
+      node = next;
+    }
+    this.goTo(node);
   }
 
   /** Moves the cursor to `ply` of its line (clamped). */
@@ -258,10 +296,14 @@ export class Game {
       tags.FEN = this.startFen;
     }
     for (const [k, v] of Object.entries(tags)) game.headers.set(k, v);
-    // Every side line goes out as a PGN variation, in the tree's order.
+    if (this.root.comments.length) game.comments = [...this.root.comments];
+    // Every side line goes out as a PGN variation, in the tree's order, with its comments and NAGs.
     const copy = (from, to) => {
       for (const child of from.children) {
-        const out = new ChildNode({ san: child.move.san });
+        const data = { san: child.move.san };
+        if (child.comments.length) data.comments = [...child.comments];
+        if (child.nags.length) data.nags = [...child.nags];
+        const out = new ChildNode(data);
         to.children.push(out);
         copy(child, out);
       }
@@ -270,7 +312,10 @@ export class Game {
     return makePgn(game);
   }
 
-  /** Replaces the game by the first game of `text`; throws on a bad PGN or move. */
+  /**
+   * Replaces the game by the first game of `text`, its comments and NAGs
+   * kept, with the cursor on its last move; throws on a bad PGN or move.
+   */
   loadPgn(text) {
     const [parsed] = parsePgn(text);
     if (!parsed) throw new Error('no game in this PGN');
@@ -284,12 +329,16 @@ export class Game {
         const move = parseSan(game.pos, child.data.san);
         if (!move) throw new Error(`illegal move ${game.pos.fullmoves}${game.turn === 'white' ? '.' : '…'} ${child.data.san}`);
         game.play(makeUci(move));
+        // A comment before a side line's first move goes with that move.
+        game.node.comments = [...(child.data.startingComments ?? []), ...(child.data.comments ?? [])];
+        game.node.nags = [...(child.data.nags ?? [])];
         add(child, game.node);
       }
     };
     add(parsed.moves, game.root);
+    game.root.comments = [...(parsed.comments ?? [])];
     for (const [k, v] of parsed.headers) if (!['Result', 'FEN', 'SetUp'].includes(k)) game.headers.set(k, v);
-    game.goTo(game.root);
+    game.goTo(game.mainline().at(-1));
     Object.assign(this, game);
   }
 }

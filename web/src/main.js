@@ -2,6 +2,8 @@
 import { Chessground } from 'chessground';
 import { createEngine, parseInfo } from './engine.js';
 import { Game } from './game.js';
+import { loadSession, makeLink, parseLink, saveSession } from './session.js';
+import { EngineStatus } from './status.js';
 
 const $ = (selector) => document.querySelector(selector);
 const game = new Game();
@@ -16,6 +18,9 @@ let watching = false;
 let thinking = null;
 /** multipv → parsed info line, for the analysis panel. */
 let lines = new Map();
+// The Network choice of the network that plays ('' the built-in one).
+let playingNetwork = '';
+const engineStatus = new EngineStatus($('#engine-status'), $('#engine-details'));
 
 const board = Chessground($('#board'), {
   movable: { free: false, showDests: true, events: { after: onBoardMove } },
@@ -26,6 +31,13 @@ const board = Chessground($('#board'), {
 
 // Chessground lays squares out in pixels: redraw when the board's size changes.
 new ResizeObserver(() => board.redrawAll()).observe($('#board'));
+// It also keeps where the board lies on the page from its last measure until
+// a scroll or a window resize, and maps taps through it. Anything else that
+// moves the board (the header or a panel above it growing or shrinking) must
+// make it measure again, or a tap lands on the wrong square.
+const layout = new ResizeObserver(() => board.state.dom.bounds.clear());
+layout.observe(document.querySelector('header'));
+layout.observe(document.body);
 
 /** Runs one search at a time: a new one stops the previous and waits for its `bestmove`. */
 class Searcher {
@@ -83,14 +95,23 @@ createEngine()
   .then(async (engine) => {
     searcher = new Searcher(engine);
     // The engine's answer to `uci` names its network and the searches it plays.
-    offerSearches(engine.id.find((l) => l.startsWith('info string network ')) ?? '');
+    const networkLine = engine.id.find((l) => l.startsWith('info string network ')) ?? '';
+    offerSearches(networkLine);
     sendSearch(engine, $('#search').value);
     window.deepchess = { engine, game };
     const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
-    const threads = setUpThreads(engine);
-    $('#engine-status').textContent = `${name}, ${threads}, ready`;
-    fillNetworks();
+    engineStatus.ready({ build: name, ...setUpThreads(engine), networkLine });
     update();
+    // The network of the last visit plays again, once the list of networks is in.
+    await fillNetworks();
+    if (saved?.network && saved.network !== playingNetwork && choose($('#network'), saved.network)) await playNetwork();
+    // And its search, where that network plays it.
+    if (saved?.search && saved.search !== $('#search').value && choose($('#search'), saved.search)) {
+      token = {};
+      await searcher.cancel();
+      sendSearch(engine, saved.search);
+      update();
+    }
     // The service worker keeps the engine build this browser runs for offline use.
     const [, kernel, mt] = /wasm-(\w+?)(-mt)?$/.exec(name) ?? [];
     const level = { relaxed: 'relaxed', simd128: 'simd', scalar: 'scalar' }[kernel];
@@ -100,7 +121,7 @@ createEngine()
     }
   })
   .catch((error) => {
-    $('#engine-status').textContent = `engine failed to start: ${error.message}`;
+    engineStatus.say(`The engine failed to start: ${error.message}`);
   });
 
 if ('serviceWorker' in navigator) {
@@ -120,7 +141,8 @@ if ('serviceWorker' in navigator) {
 /**
  * Fills the Threads choice from the engine's `Threads` option (its maximum is
  * 1 where the page is not cross-origin isolated) and sends the default, half
- * the cores; returns a description for the status line.
+ * the cores; returns the threads chosen, the most there may be, and the
+ * engine's reason where that is one.
  */
 function setUpThreads(engine) {
   const max = Number(/^option name Threads type spin .* max (\d+)$/.exec(engine.id.find((l) => l.startsWith('option name Threads ')) ?? '')?.[1] ?? 1);
@@ -129,28 +151,50 @@ function setUpThreads(engine) {
   select.value = String(Math.ceil(max / 2));
   select.disabled = max === 1;
   engine.send(`setoption name Threads value ${select.value}`);
-  const why = engine.id.find((l) => l.startsWith('info string one thread'));
-  return max > 1 ? `up to ${max} threads` : why ? why.slice('info string '.length) : 'one thread';
+  const why = engine.id.find((l) => l.startsWith('info string one thread'))?.slice('info string '.length) ?? '';
+  return { threads: Number(select.value), maxThreads: max, why };
 }
 
 // ---------------------------------------------------------------- moves
 
 function onBoardMove(orig, dest) {
-  if (game.isPromotion(orig, dest)) {
-    pendingPromotion = orig + dest;
-    $('#promotion').hidden = false;
-    return;
-  }
-  userMove(orig + dest);
+  if (game.isPromotion(orig, dest)) choosePromotion(orig, dest);
+  else userMove(orig + dest);
+}
+
+/**
+ * Offers the four pieces in a column over the promotion square, as lichess
+ * does, in the mover's colour; Escape or a click beside them takes the move back.
+ */
+function choosePromotion(orig, dest) {
+  pendingPromotion = orig + dest;
+  const file = dest.charCodeAt(0) - 97;
+  const choices = $('#promotion .choices');
+  choices.style.left = `${(orientation === 'white' ? file : 7 - file) * 12.5}%`;
+  choices.classList.toggle('bottom', (dest[1] === '8') !== (orientation === 'white'));
+  for (const piece of choices.querySelectorAll('piece')) piece.className = `${piece.dataset.role} ${game.turn}`;
+  $('#promotion').hidden = false;
+  choices.querySelector('button').focus();
+}
+
+function closePromotion() {
+  $('#promotion').hidden = true;
+  pendingPromotion = null;
 }
 
 for (const button of document.querySelectorAll('#promotion button')) {
   button.addEventListener('click', () => {
-    $('#promotion').hidden = true;
-    if (pendingPromotion) userMove(pendingPromotion + button.dataset.role);
-    pendingPromotion = null;
+    const move = pendingPromotion && pendingPromotion + button.dataset.role;
+    closePromotion();
+    if (move) userMove(move);
   });
 }
+// A click beside the pieces: the pawn goes back.
+$('#promotion').addEventListener('click', (event) => {
+  if (event.target !== $('#promotion')) return;
+  closePromotion();
+  update();
+});
 
 function userMove(uci) {
   token = {};
@@ -212,6 +256,7 @@ function update() {
     board.setAutoShapes([]);
     if (mode === 'play' && engineToMove() && !thinking && searcher) engineMove();
   }
+  remember();
 }
 
 function statusText(outcome) {
@@ -362,8 +407,10 @@ function renderAnalysis(fen, turn) {
     .filter((info) => info.pv.length)
     .sort((a, b) => lineValue(b) - lineValue(a) || a.multipv - b.multipv);
   const best = sorted[0];
+  // MCTS counts playouts, not nodes.
+  const unit = $('#search').value === 'mcts' ? 'playouts' : 'nodes';
   $('#analysis-stats').textContent =
-    `depth ${latest.depth}/${latest.seldepth ?? latest.depth} · ${Math.round(latest.nps / 1000)}k nodes/s · ${latest.nodes.toLocaleString('en')} nodes`;
+    `depth ${latest.depth}/${latest.seldepth ?? latest.depth} · ${Math.round(latest.nps / 1000)}k ${unit}/s · ${latest.nodes.toLocaleString('en')} ${unit}`;
   setEvalBar(best, turn);
   const list = $('#pv-lines');
   list.textContent = '';
@@ -432,6 +479,9 @@ function stopWatching() {
 
 for (const tab of document.querySelectorAll('nav button')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
 $('#new-game').addEventListener('click', newGame);
+// Choosing a side starts a game on that side, the board turned towards it.
+$('#side').addEventListener('change', newGame);
+for (const picker of ['#strength', '#watch-time']) $(picker).addEventListener('change', () => remember());
 $('#take-back').addEventListener('click', () => {
   token = {};
   searcher?.cancel();
@@ -446,6 +496,7 @@ $('#last').addEventListener('click', () => navigate(game.moves.length));
 $('#flip').addEventListener('click', () => {
   orientation = orientation === 'white' ? 'black' : 'white';
   board.set({ orientation });
+  remember();
 });
 $('#analysis-on').addEventListener('change', update);
 // Side lines: promote the cursor's one step towards the main line, or delete it from the cursor on.
@@ -475,7 +526,9 @@ async function fillNetworks() {
       const option = document.createElement('option');
       // The worker resolves a relative URL against its own location: give it the page's.
       option.value = new URL(`nets/${net.file}`, location.href).href;
-      option.textContent = net.name;
+      // The other seeds' learners play far weaker than DeepChess's networks.
+      option.dataset.name = net.name;
+      option.textContent = net.learner === 'deepchess' ? net.name : `${net.name} (experimental)`;
       option.title = net.description ?? '';
       $('#network').append(option);
     }
@@ -502,32 +555,35 @@ function offerSearches(loaded) {
   select.disabled = plays.length === 1;
 }
 
-// The Network choice of the network that plays ('' the built-in one).
-let playingNetwork = '';
-
-// Another network: the Search choice offers what it plays, and the engine
-// plays the search chosen there.
-$('#network').addEventListener('change', async () => {
+/**
+ * Plays the network of the Network choice: the Search choice offers what it
+ * plays, and the engine plays the search chosen there.
+ */
+async function playNetwork() {
   if (!searcher) return;
   token = {};
   await searcher.cancel();
   const engine = searcher.engine;
+  const picked = $('#network').selectedOptions[0];
+  const name = picked?.dataset.name ?? picked?.textContent ?? '';
+  engineStatus.say(`Loading ${name}…`);
   const last = await engine.loadNetwork($('#network').value || '<embedded>');
   if (last.startsWith('info string error')) {
     // The network that played still plays (offline, a network never
     // downloaded cannot load): the picker goes back to it and says why.
     $('#network').value = playingNetwork;
     const why = last.replace(/^info string error: (cannot load network \S+: )?/, '');
-    $('#engine-status').textContent = `Could not load that network (${why}); the previous one still plays.`;
+    engineStatus.say(`Could not load that network (${why}); the previous one still plays.`);
     update();
     return;
   }
   playingNetwork = $('#network').value;
   offerSearches(last);
   sendSearch(engine, $('#search').value);
-  $('#engine-status').textContent = last.replace(/^info string /, '');
+  engineStatus.loaded(name, last);
   update();
-});
+}
+$('#network').addEventListener('change', playNetwork);
 
 // The engine's searches: a running search stops, then the next one uses the choice.
 $('#search').addEventListener('change', () => {
@@ -542,6 +598,7 @@ $('#threads').addEventListener('change', () => {
   token = {};
   searcher.cancel();
   searcher.engine.send(`setoption name Threads value ${$('#threads').value}`);
+  engineStatus.setThreads(Number($('#threads').value));
   update();
 });
 $('#multipv').addEventListener('change', update);
@@ -567,6 +624,14 @@ $('#watch-new').addEventListener('click', () => {
 });
 
 document.addEventListener('keydown', (event) => {
+  if (!$('#promotion').hidden) {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      closePromotion();
+      update();
+    }
+    return;
+  }
   if (event.target.closest('input, textarea, select')) return;
   const keys = { ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.moves.length };
   if (event.key in keys) {
@@ -594,27 +659,105 @@ $('#load-pgn').addEventListener('click', () => {
   try {
     game.loadPgn($('#pgn').value);
     ioError('');
+    // The game opens at its last move.
     if (mode !== 'analyse') setMode('analyse');
-    else navigate(0);
+    else navigateTo(game.node);
   } catch (error) {
     ioError(error.message);
   }
 });
 
+/** Copies `text` to the clipboard, and shows it in `field` (or, without one, in the message line). */
 async function copy(text, field) {
-  field.value = text;
+  if (field) field.value = text;
   try {
     await navigator.clipboard.writeText(text);
     ioError('');
   } catch {
-    field.select();
-    ioError('Copied into the field above; the clipboard is not available here.');
+    field?.select();
+    ioError(field ? 'Copied into the field above; the clipboard is not available here.' : `The clipboard is not available here: ${text}`);
   }
 }
 $('#copy-fen').addEventListener('click', () => copy(game.fen, $('#fen')));
+$('#copy-link').addEventListener('click', () => copy(makeLink(location.href, { fen: game.fen })));
 $('#copy-pgn').addEventListener('click', () => {
   const names = mode === 'play' ? { [player === 'white' ? 'White' : 'Black']: 'You', [player === 'white' ? 'Black' : 'White']: 'DeepChess' } : {};
   copy(game.pgn(names), $('#pgn'));
 });
 
-setMode('play');
+// ---------------------------------------------------------------- sessions
+
+/** The page as the next visit should find it. */
+function session() {
+  return {
+    pgn: game.pgn(),
+    path: game.path(),
+    player,
+    orientation,
+    mode,
+    side: $('#side').value,
+    strength: $('#strength').value,
+    search: $('#search').value,
+    network: playingNetwork,
+    multipv: $('#multipv').value,
+    watchTime: $('#watch-time').value,
+  };
+}
+
+function remember() {
+  saveSession(session());
+}
+
+/** Sets a picker to `value` if it offers it; says whether it did. */
+function choose(select, value) {
+  const offered = [...select.options].some((o) => o.value === value && !o.disabled);
+  if (offered) select.value = value;
+  return offered;
+}
+
+/** Puts the last visit's game, side, pickers and tab back (its network once the engine is up); returns the tab. */
+function restore(saved) {
+  try {
+    game.loadPgn(saved.pgn);
+    game.followPath(Array.isArray(saved.path) ? saved.path : []);
+  } catch {
+    game.reset();
+  }
+  const colour = (c) => (c === 'white' || c === 'black' ? c : 'white');
+  player = colour(saved.player);
+  orientation = colour(saved.orientation);
+  choose($('#side'), saved.side);
+  choose($('#strength'), saved.strength);
+  choose($('#search'), saved.search);
+  choose($('#multipv'), saved.multipv);
+  choose($('#watch-time'), saved.watchTime);
+  return ['play', 'analyse', 'watch'].includes(saved.mode) ? saved.mode : 'play';
+}
+
+/** Opens the position or game a link carries (`#fen=…`, `#pgn=…`); says whether there was one. */
+function openLink() {
+  const carried = parseLink(location.hash);
+  if (!carried) return false;
+  try {
+    if (carried.fen) game.reset(carried.fen);
+    else game.loadPgn(carried.pgn);
+    ioError('');
+  } catch (error) {
+    $('#io').open = true;
+    ioError(`The link's ${carried.fen ? 'position' : 'game'} cannot be opened. ${error.message}`);
+  }
+  // The link has done its work: a reload finds the session, with the linked game in it.
+  history.replaceState(null, '', location.pathname + location.search);
+  return true;
+}
+
+const saved = loadSession();
+let startMode = saved ? restore(saved) : 'play';
+if (openLink()) startMode = 'analyse';
+setMode(startMode);
+window.addEventListener('hashchange', () => {
+  if (!openLink()) return;
+  token = {};
+  searcher?.cancel();
+  setMode('analyse');
+});

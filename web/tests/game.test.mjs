@@ -75,7 +75,8 @@ test('PGN keeps side lines both ways', () => {
   const pgn = '[Event "t"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. Nc3) 2... d6) 2. Nf3 Nc6 *\n';
   const game = new Game();
   game.loadPgn(pgn);
-  assert.equal(game.ply, 0, 'the cursor starts at the beginning');
+  assert.equal(game.ply, 4, 'the cursor is on the last move, as lichess opens a game');
+  assert.equal(game.node.move.san, 'Nc6');
   assert.deepEqual(game.mainline().slice(1).map((n) => n.move.san), ['e4', 'e5', 'Nf3', 'Nc6']);
   const e4 = game.root.children[0];
   assert.deepEqual(e4.children.map((n) => n.move.san), ['e5', 'c5']);
@@ -103,4 +104,43 @@ test('the result is the main line end, wherever the cursor is', () => {
   game.play('e7e6'); // a side line
   assert.equal(game.outcome(), null);
   assert.match(game.pgn(), /\[Result "0-1"\]/);
+});
+
+test('PGN comments and NAGs survive a load and a copy out', () => {
+  const pgn = '{ Before the game } 1. e4 { best by test } e5 2. Nf3 $1 Nc6?! ( { Instead } 2... d6 { Philidor } ) *\n';
+  const game = new Game();
+  game.loadPgn(pgn);
+  assert.deepEqual(game.root.comments, ['Before the game']);
+  assert.deepEqual(game.root.children[0].comments, ['best by test']);
+  const nc6 = game.mainline()[4];
+  assert.deepEqual(nc6.nags, [6]);
+  assert.deepEqual(nc6.parent.nags, [1]);
+  assert.deepEqual(nc6.parent.children[1].comments, ['Instead', 'Philidor']);
+  const out = game.pgn();
+  assert.match(out, /\{ Before the game \} 1\. e4 \{ best by test \} e5 2\. Nf3 \$1 2\.\.\. Nc6 \$6 \( 2\.\.\. d6 \{ Instead \} \{ Philidor \} \) \*/);
+  const again = new Game();
+  again.loadPgn(out);
+  assert.equal(again.pgn({ Date: 'x' }), game.pgn({ Date: 'x' }), 'a round trip keeps them');
+});
+
+test("the cursor's path through the tree brings it back to the same move after a PGN round trip", () => {
+  const game = new Game();
+  game.loadPgn('1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) 2. Nf3 *');
+  game.goTo(game.root.children[0].children[1].children[1].children[0]); // 2... Nc6 after 2. Nc3
+  const path = game.path();
+  assert.deepEqual(path, [0, 1, 1, 0]);
+  const again = new Game();
+  again.loadPgn(game.pgn());
+  again.followPath(path);
+  assert.equal(again.fen, game.fen);
+  assert.deepEqual(again.moves.map((m) => m.san), ['e4', 'c5', 'Nc3', 'Nc6']);
+  again.followPath([0, 5, 0]); // no such move: as far as the tree goes
+  assert.deepEqual(again.moves.map((m) => m.san).slice(0, again.ply), ['e4']);
+});
+
+test('a bad FEN is refused in words, not in codes', () => {
+  assert.throws(() => new Game('8/8/8/8/8/8/8/8 w - - 0 1'), /^Error: Illegal position: the board is empty\.$/);
+  assert.throws(() => new Game('rnbqkbnr/pppppppp/8/8 w KQkq - 0 1'), /^Error: Invalid FEN: the board must be eight ranks of eight squares, separated by \/\.$/);
+  assert.throws(() => new Game('4k3/8/8/8/8/8/8/4K3 x - - 0 1'), /^Error: Invalid FEN: the side to move must be w or b\.$/);
+  assert.throws(() => new Game('4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1'), /^Error: Illegal position: the side not to move is in check\.$/);
 });

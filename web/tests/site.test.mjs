@@ -9,7 +9,7 @@ let browser;
 let page;
 before(async () => {
   ({ browser, page } = await openSite('/'));
-  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.endsWith('ready'));
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('Ready'));
 });
 after(() => closeChecked(browser));
 
@@ -28,7 +28,13 @@ const moveTexts = () => page.locator('#moves .move').allTextContents();
 
 test('the page loads with the board, the engine and no errors', async () => {
   assert.equal(await page.title(), 'DeepChess');
-  assert.match(await page.textContent('#engine-status'), /^DeepChess .* ready$/);
+  // A plain status; the engine's build, threads and network a tap away.
+  assert.match(await page.textContent('#engine-status'), /^Ready · \d threads?$/);
+  assert.ok(await page.locator('#engine-details').isHidden());
+  await page.click('#engine-status');
+  assert.match(await page.textContent('#engine-details'), /^DeepChess \S+ wasm-\S+ · up to \d threads here · network <embedded>: 773-/);
+  await page.click('#engine-status');
+  assert.ok(await page.locator('#engine-details').isHidden());
   assert.equal(await page.locator('#board piece:not(.ghost)').count(), 32);
   assert.match(await page.textContent('#status'), /Your move/);
 });
@@ -77,26 +83,32 @@ test('analysis runs with each search the built-in network plays, chosen on the p
   for (const [search, lines] of [['mcts', 3], ['scalar', 3]]) {
     await page.selectOption('#search', search);
     await page.waitForFunction((n) => document.querySelectorAll('#pv-lines li').length === n, lines, { timeout: 30000 });
-    await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
+    await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent));
     assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d 1\. |^#-?\d+ 1\. /);
+    // MCTS counts playouts, and says so.
+    assert.match(await page.textContent('#analysis-stats'), search === 'mcts' ? / playouts\/s · [\d,]+ playouts$/ : / nodes\/s · [\d,]+ nodes$/);
   }
+  assert.equal(await page.textContent('#search option[value=mcts]'), 'MCTS (experimental)');
 });
 
 test("the Network choice plays the paper's network with each of its searches, every other seed's learner, then the built-in one again", async () => {
   const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
   await page.waitForFunction((n) => document.querySelectorAll('#network option').length === n, learners.length + 1);
   const names = await page.locator('#network option').allTextContents();
-  assert.deepEqual(names, ['DeepChess (built in)', ...learners.map((n) => n.name)]);
+  // The other seeds' learners are marked as experimental.
+  assert.deepEqual(names, ['DeepChess (built in)', ...learners.map((n) => (n.learner === 'deepchess' ? n.name : `${n.name} (experimental)`))]);
   for (const [k, net] of learners.entries()) {
     await page.selectOption('#network', { index: k + 1 });
     await page.waitForFunction(
-      (file) => new RegExp(`^loaded network http://[^ ]+/nets/${file}: `).test(document.querySelector('#engine-status').textContent),
-      net.file,
+      ({ file, name }) =>
+        document.querySelector('#engine-status').textContent.startsWith(`${name} loaded · `) &&
+        new RegExp(` · loaded network http://[^ ]+/nets/${file}: `).test(document.querySelector('#engine-details').textContent),
+      { file: net.file, name: net.name },
       { timeout: 30000 },
     );
     // The paper's network plays all three searches; a learner only the scalar search, the AlphaZero network only MCTS.
     const plays = net.file.endsWith('.dcnn') ? ['scalar', 'comparison', 'mcts'] : net.file.endsWith('.dcaz') ? ['mcts'] : ['scalar'];
-    assert.ok((await page.textContent('#engine-status')).endsWith(`(plays ${plays.join(', ')})`), await page.textContent('#engine-status'));
+    assert.ok((await page.textContent('#engine-details')).endsWith(`(plays ${plays.join(', ')})`), await page.textContent('#engine-details'));
     assert.equal(await page.locator('#search').isDisabled(), plays.length === 1, 'a learner has only its own search');
     const offered = await page.$$eval('#search option', (options) => options.filter((o) => !o.disabled).map((o) => o.value));
     assert.deepEqual(offered, plays);
@@ -113,10 +125,12 @@ test("the Network choice plays the paper's network with each of its searches, ev
     if (plays.length > 1) await page.selectOption('#search', 'comparison');
   }
   await page.selectOption('#network', { index: 1 });
-  await page.waitForFunction(() => /\(plays scalar, comparison, mcts\)$/.test(document.querySelector('#engine-status').textContent));
+  await page.waitForFunction(() => /\(plays scalar, comparison, mcts\)$/.test(document.querySelector('#engine-details').textContent));
   await page.selectOption('#search', 'comparison');
   await page.selectOption('#network', '');
-  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('loaded network deepchess-'));
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess (built in) loaded · '));
+  // The engine's build and threads come back with the built-in network.
+  assert.match(await page.textContent('#engine-details'), /^DeepChess \S+ wasm-\S+ · up to \d threads here · loaded network deepchess-[0-9a-f]{12}\.dcnn: 773-/);
   assert.ok(!(await page.locator('#search').isDisabled()));
   assert.equal(await page.inputValue('#search'), 'scalar', 'the comparison search falls back to the scalar one');
   await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
@@ -128,6 +142,9 @@ test('a PGN loads, steps through and copies out; a FEN loads and a bad one is re
   await page.fill('#pgn', pgn);
   await page.click('#load-pgn');
   assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6']);
+  // It opens at its last move, as on lichess.
+  assert.equal(await page.textContent('#moves .current'), 'Nf6');
+  await page.click('#first');
   await page.click('#last');
   assert.equal(await page.inputValue('#fen'), 'r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5');
   await page.click('#prev');
@@ -136,7 +153,7 @@ test('a PGN loads, steps through and copies out; a FEN loads and a bad one is re
   await page.click('#copy-pgn');
   const out = await page.inputValue('#pgn');
   assert.match(out, /\[White "A"\]/);
-  assert.match(out, /1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 4\. Ba4 Nf6/);
+  assert.match(out, /1\. e4 e5 2\. Nf3 Nc6 3\. Bb5 a6 \{ Ruy Lopez \} 4\. Ba4 Nf6/, 'the comment is kept');
 
   await page.fill('#pgn', '1. e4 e5 2. Ke3');
   await page.click('#load-pgn');
@@ -144,12 +161,46 @@ test('a PGN loads, steps through and copies out; a FEN loads and a bad one is re
 
   await page.fill('#fen', '8/8/8/8/8/8/8/8 w - - 0 1');
   await page.click('#load-fen');
-  assert.match(await page.textContent('#io-error'), /illegal position/);
+  assert.equal(await page.textContent('#io-error'), 'Illegal position: the board is empty.');
   await page.fill('#fen', '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1');
   await page.click('#load-fen');
   assert.equal(await page.textContent('#io-error'), '');
   await page.waitForFunction(() => document.querySelector('#pv-lines li')?.textContent.includes('Ra8#'), null, { timeout: 30000 });
   assert.match(await page.textContent('#pv-lines li'), /^#1 1\. Ra8#/);
+});
+
+test('the promotion chooser stands over the promotion square; Escape or a click beside it takes the move back', async () => {
+  await page.fill('#fen', '7k/4P3/8/8/8/8/8/K7 w - - 0 1');
+  await page.click('#load-fen');
+  const pieceOn = (square) => page.evaluate((sq) => [...document.querySelectorAll('#board piece')].find((p) => p.cgKey === sq && !p.classList.contains('ghost'))?.className ?? null, square);
+  const promote = async () => {
+    await clickSquare('e7');
+    await clickSquare('e8');
+    await page.waitForSelector('#promotion:not([hidden])');
+  };
+  await promote();
+  // A column of four over e8 to e5, queen first, in White's pieces.
+  const board = await page.locator('#board cg-board').boundingBox();
+  const column = await page.locator('#promotion .choices').boundingBox();
+  const square = board.width / 8;
+  assert.ok(Math.abs(column.x - (board.x + 4 * square)) < 2 && Math.abs(column.y - board.y) < 2, JSON.stringify({ board, column }));
+  assert.ok(Math.abs(column.width - square) < 2 && Math.abs(column.height - 4 * square) < 2, JSON.stringify({ board, column }));
+  assert.deepEqual(await page.$$eval('#promotion piece', (pieces) => pieces.map((p) => p.className)), ['queen white', 'knight white', 'rook white', 'bishop white']);
+  await page.screenshot({ path: join(shots, 'promotion.png') });
+  await page.keyboard.press('Escape');
+  assert.ok(await page.locator('#promotion').isHidden());
+  await page.waitForFunction(() => [...document.querySelectorAll('#board piece')].some((p) => p.cgKey === 'e7'));
+  assert.equal(await pieceOn('e7'), 'white pawn', 'the pawn is back');
+  assert.equal(await page.inputValue('#fen'), '7k/4P3/8/8/8/8/8/K7 w - - 0 1');
+  // A click on the dimmed board beside the pieces cancels too.
+  await promote();
+  await page.mouse.click(board.x + square / 2, board.y + square / 2);
+  assert.ok(await page.locator('#promotion').isHidden());
+  assert.equal(await page.inputValue('#fen'), '7k/4P3/8/8/8/8/8/K7 w - - 0 1');
+  // And a piece promotes.
+  await promote();
+  await page.click('#promotion button[data-role=n]');
+  assert.equal(await page.textContent('#moves .current'), 'e8=N');
 });
 
 test('a move in the middle of a loaded game starts a side line, which can be promoted and deleted', async () => {
@@ -158,6 +209,8 @@ test('a move in the middle of a loaded game starts a side line, which can be pro
   assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Nc6', 'd6', 'd4', 'Bb5']);
   assert.deepEqual(await page.locator('#moves .move.side').allTextContents(), ['d6', 'd4']);
   assert.deepEqual(await page.locator('#moves .paren').allTextContents(), ['(', ')']);
+  assert.equal(await page.textContent('#moves .current'), 'Bb5', 'the game opens at its last move');
+  await page.click('#first');
   assert.equal(await page.isHidden('#line-tools'), true, 'no move, no tools');
 
   // After 1. e4 e5, play 2. Bc4 on the board: the game after it stays.
@@ -286,15 +339,20 @@ test('after the first visit the site works with the network off', async () => {
   }
   // Nothing answers any more: the server stops, and the browser goes offline.
   await browser.stopServer();
+  const before = await moveTexts();
   await browser.context.setOffline(true);
   try {
     await page.reload();
-    await page.waitForFunction(() => document.querySelector('#engine-status').textContent.endsWith('ready'), null, {
+    await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('Ready'), null, {
       timeout: 30000,
     });
     const again = await uci(page, evalFile, '^bestmove');
     assert.deepEqual(again.slice(0, 1), [`info string network /test-nets/${net} from the cache`]);
     assert.match(again[1], /^info string loaded network \/test-nets\/deepchess-d535640278a8\.dcnn: 773-100-100-100/);
+    // The game on the board before the reload is back; a new one starts.
+    assert.deepEqual(await moveTexts(), before);
+    await page.click('nav button[data-mode=play]');
+    await page.click('#new-game');
     await page.selectOption('#strength', 'go depth 3');
     await clickSquare('d2');
     await clickSquare('d4');

@@ -113,7 +113,8 @@ test('on a host without the headers, the site says one thread, then the service 
   const plain = await start({ isolation: false });
   try {
     const p = await plain.page('/');
-    const status = () => p.evaluate(() => document.querySelector('#engine-status')?.textContent ?? '');
+    // The plain status, then the engine's own words (its build, threads and network).
+    const status = () => p.evaluate(() => `${document.querySelector('#engine-status')?.textContent} | ${document.querySelector('#engine-details')?.textContent}`);
     // Polls across the page's own reload.
     const eventually = async (check, what) => {
       for (let i = 0; i < 300; i++) {
@@ -134,19 +135,21 @@ test('on a host without the headers, the site says one thread, then the service 
     try {
       first = await p.evaluate(() => ({
         text: document.querySelector('#engine-status')?.textContent ?? '',
+        details: document.querySelector('#engine-details')?.textContent ?? '',
         isolated: self.crossOriginIsolated,
         disabled: document.querySelector('#threads')?.disabled,
       }));
     } catch (e) {
       if (!/Execution context was destroyed|navigat/i.test(String(e?.message))) throw e;
     }
-    if (first && first.text.endsWith('ready') && !first.isolated) {
-      assert.match(first.text, /, one thread: the page is not cross-origin isolated, so there is no shared memory for threads, ready$/);
+    if (first && first.text.startsWith('Ready') && !first.isolated) {
+      assert.equal(first.text, 'Ready · 1 thread');
+      assert.match(first.details, / · one thread: the page is not cross-origin isolated, so there is no shared memory for threads · /);
       assert.equal(first.disabled, true);
     }
     // Once it controls the page, the page reloads once and is isolated.
-    await eventually(() => p.evaluate(() => self.crossOriginIsolated && document.querySelector('#engine-status').textContent.endsWith('ready')), 'isolation');
-    assert.match(await status(), /wasm-relaxed-mt, up to \d+ threads, ready$/);
+    await eventually(() => p.evaluate(() => self.crossOriginIsolated && document.querySelector('#engine-status').textContent.startsWith('Ready')), 'isolation');
+    assert.match(await status(), /^Ready · \d+ threads? \| DeepChess \S+ wasm-relaxed-mt · up to \d+ threads here · network /);
     const options = await p.evaluate(() => [...document.querySelectorAll('#threads option')].map((o) => o.value));
     assert.ok(options.length >= 2 || (await p.evaluate(() => navigator.hardwareConcurrency)) === 1, options.join(' '));
     // The site plays with two threads.

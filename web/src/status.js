@@ -1,0 +1,71 @@
+// The header's engine status in plain words ("Ready · 2 threads", "Deep Pink
+// loaded · 2 threads"), with the engine's own words (its build, the thread
+// limit and why, the network's file and layer shapes) one tap away.
+
+export class EngineStatus {
+  /** `line`: the header's status button; `details`: where the engine's own words go. */
+  constructor(line, details) {
+    this.line = line;
+    this.details = details;
+    /** The engine's `id name` (`DeepChess 0.1.0 wasm-relaxed-mt`). */
+    this.build = '';
+    this.threads = 1;
+    this.maxThreads = 1;
+    /** Why the engine runs one thread only, in its words, if it says. */
+    this.why = '';
+    /** The network that plays: the Network choice's name ('' before any was picked) and the engine's line about it. */
+    this.network = '';
+    this.networkLine = '';
+    /** A message that stands in for the plain status until the next change (loading, an error). */
+    this.message = 'Engine loading…';
+    line.addEventListener('click', () => this.toggle());
+    this.render();
+  }
+
+  /** The engine answered `uci`: its name, thread limit and starting network. */
+  ready({ build, threads, maxThreads, why, networkLine }) {
+    Object.assign(this, { build, threads, maxThreads, why, networkLine, message: '' });
+    this.render();
+  }
+
+  setThreads(threads) {
+    this.threads = threads;
+    this.render();
+  }
+
+  /** A network now plays: `name` as the Network choice calls it, `line` the engine's `loaded network …`. */
+  loaded(name, line) {
+    this.network = name;
+    this.networkLine = line;
+    this.message = '';
+    this.render();
+  }
+
+  /** Says `message` instead of the plain status (a load under way, an error) until the next change. */
+  say(message) {
+    this.message = message;
+    this.render();
+  }
+
+  /** Shows or hides the details. */
+  toggle() {
+    this.details.hidden = !this.details.hidden;
+    this.line.setAttribute('aria-expanded', String(!this.details.hidden));
+  }
+
+  /** The plain line. */
+  get text() {
+    if (this.message) return this.message;
+    const threads = `${this.threads} thread${this.threads === 1 ? '' : 's'}`;
+    return `${this.network ? `${this.network} loaded` : 'Ready'} · ${threads}`;
+  }
+
+  render() {
+    this.line.textContent = this.text;
+    const threads =
+      this.maxThreads > 1 ? `up to ${this.maxThreads} threads here` : this.why || 'one thread here';
+    const lines = this.build ? [this.build, threads, this.networkLine.replace(/^info string /, '')] : [];
+    this.details.textContent = lines.filter(Boolean).join(' · ');
+    this.line.title = this.details.textContent || this.text;
+  }
+}

@@ -1,0 +1,57 @@
+// A freshly loaded page takes a move tapped on its board at phone and tablet
+// widths, with nothing scrolled first: the board must measure itself again
+// whenever the layout around it moves it (the header growing when the engine
+// becomes ready, a network's name in the status line).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { closeChecked, shots, start } from './browser.mjs';
+
+let browser;
+before(async () => {
+  browser = await start();
+});
+after(() => closeChecked(browser));
+
+/** Taps the centre of `square` (`e2`) where the page shows it now, White at the bottom. */
+async function tap(page, square) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((7 - rank + 0.5) * box.height) / 8);
+}
+
+for (const [width, height] of [
+  [360, 740],
+  [390, 844],
+  [1024, 768],
+]) {
+  test(`at ${width} px a move tapped right after the engine is ready is played`, async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.setViewportSize({ width, height });
+      await page.goto(browser.origin + '/');
+      // A fresh game, whatever an earlier test left in storage.
+      await page.evaluate(() => localStorage.clear());
+      await page.reload();
+      await page.waitForFunction(() => /^Ready/.test(document.querySelector('#engine-status').textContent));
+      await page.selectOption('#strength', 'go depth 3');
+      await tap(page, 'e2');
+      await tap(page, 'e4');
+      await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
+      assert.equal((await page.locator('#moves .move').allTextContents())[0], 'e4');
+      // Whatever the header says next, the board keeps up: a longer status line.
+      await page.evaluate(() => {
+        document.querySelector('#engine-status').textContent = 'a status line long enough to wrap onto two or three lines at any width of this page, '.repeat(2);
+      });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await tap(page, 'd2');
+      await tap(page, 'd4');
+      await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4, null, { timeout: 30000 });
+      assert.equal((await page.locator('#moves .move').allTextContents())[2], 'd4');
+      await page.screenshot({ path: join(shots, `play-${width}.png`) });
+    } finally {
+      await page.close();
+    }
+  });
+}
