@@ -271,15 +271,41 @@ export class Game {
 
   /** The moves in SAN, from a position given as a FEN, along a UCI line. */
   static sanLine(fen, ucis) {
+    return Game.lineMoves(fen, ucis)
+      .map((m) => m.text)
+      .join(' ');
+  }
+
+  /**
+   * The moves of a UCI line from `fen`, as far as they are legal: each
+   * `{ uci, san, text, fen, from, to }`, `text` with its move number where
+   * lines show one, `fen` the position after it.
+   */
+  static lineMoves(fen, ucis) {
     const pos = positionFromFen(fen);
-    const sans = [];
+    const moves = [];
     for (const uci of ucis) {
       const move = parseUci(uci);
       if (!move || !pos.isLegal(move)) break;
-      const number = pos.turn === 'white' ? `${pos.fullmoves}. ` : sans.length === 0 ? `${pos.fullmoves}… ` : '';
-      sans.push(number + makeSanAndPlay(pos, move));
+      const number = pos.turn === 'white' ? `${pos.fullmoves}. ` : moves.length === 0 ? `${pos.fullmoves}… ` : '';
+      const san = makeSanAndPlay(pos, move);
+      moves.push({ uci, san, text: number + san, fen: makeFen(pos.toSetup()), from: uci.slice(0, 2), to: uci.slice(2, 4) });
     }
-    return sans.join(' ');
+    return moves;
+  }
+
+  /**
+   * The position with the other side to move (no en passant), for "show
+   * threat": what the opponent would play if it were its turn. Null where
+   * the side to move is in check (passing is no answer to a check).
+   */
+  threatFen() {
+    if (this.pos.isCheck()) return null;
+    const setup = this.pos.toSetup();
+    setup.turn = setup.turn === 'white' ? 'black' : 'white';
+    setup.epSquare = undefined;
+    const flipped = Chess.fromSetup(setup);
+    return flipped.isOk ? makeFen(flipped.value.toSetup()) : null;
   }
 
   /** The game as PGN, with `headers` (Seven Tag Roster order first). */

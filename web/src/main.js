@@ -279,23 +279,25 @@ function showThinking(info) {
 }
 
 /**
- * The move tree as lichess lists it: the main line, with each side line in
- * parentheses after the move it replaces. The cursor's move is marked, and
- * the moves of the cursor's line too.
+ * The move tree as lichess lists it: the main line in two columns (move
+ * number, White, Black), and where a main move has alternatives, a block
+ * across the columns right after it with each side line in parentheses
+ * (and theirs nested inline). The cursor's move is marked, and the moves
+ * of the cursor's line too.
  */
 function renderMoves() {
   const list = $('#moves');
   list.textContent = '';
   const onLine = new Set(game.line);
   const current = game.node;
-  const emit = (node, needNumber) => {
-    const before = node.parent.pos;
-    if (before.turn === 'white' || needNumber) {
-      const number = document.createElement('span');
-      number.className = 'number';
-      number.textContent = before.turn === 'white' ? `${before.fullmoves}.` : `${before.fullmoves}…`;
-      list.append(number);
-    }
+  const add = (to, className, text) => {
+    const element = document.createElement('span');
+    element.className = className;
+    element.textContent = text;
+    to.append(element);
+    return element;
+  };
+  const moveButton = (to, node) => {
     const move = document.createElement('button');
     move.className = ['move', node === current && 'current', onLine.has(node) && 'on-line', !inMain(node) && 'side']
       .filter(Boolean)
@@ -303,30 +305,50 @@ function renderMoves() {
     move.textContent = node.move.san;
     move.title = inMain(node) ? '' : 'side line';
     move.addEventListener('click', () => navigateTo(node));
-    list.append(move);
+    to.append(move);
   };
-  const paren = (text) => {
-    const span = document.createElement('span');
-    span.className = 'paren';
-    span.textContent = text;
-    list.append(span);
-  };
-  // Renders the line that starts with `first` (a node whose siblings before it were shown).
-  const line = (first) => {
+  // A side line inline, from `first` on (a node whose earlier siblings were shown).
+  const inline = (to, first) => {
     let needNumber = true;
     for (let node = first; node; node = node.children[0]) {
-      emit(node, needNumber);
+      const before = node.parent.pos;
+      if (before.turn === 'white' || needNumber) add(to, 'number', before.turn === 'white' ? `${before.fullmoves}.` : `${before.fullmoves}…`);
+      moveButton(to, node);
       needNumber = false;
-      const alternatives = node.isFirst ? node.parent.children.slice(1) : [];
-      for (const alternative of alternatives) {
-        paren('(');
-        line(alternative);
-        paren(')');
+      for (const alternative of node.isFirst ? node.parent.children.slice(1) : []) {
+        add(to, 'paren', '(');
+        inline(to, alternative);
+        add(to, 'paren', ')');
         needNumber = true;
       }
     }
   };
-  if (game.root.children[0]) line(game.root.children[0]);
+  // The main line in rows of two; `open`: a row waits for Black's move.
+  let open = false;
+  const main = game.mainline();
+  for (const node of main.slice(1)) {
+    const before = node.parent.pos;
+    if (before.turn === 'white') {
+      add(list, 'index', String(before.fullmoves));
+      open = true;
+    } else if (!open) {
+      add(list, 'index', String(before.fullmoves));
+      add(list, 'filler', '…');
+    }
+    moveButton(list, node);
+    open = before.turn === 'white';
+    const alternatives = node.parent.children.slice(1);
+    if (alternatives.length) {
+      if (open) add(list, 'filler', '…');
+      open = false;
+      const block = add(list, 'interrupt', '');
+      for (const alternative of alternatives) {
+        add(block, 'paren', '(');
+        inline(block, alternative);
+        add(block, 'paren', ')');
+      }
+    }
+  }
   // In analysis: promote a side line, or delete the moves from the cursor on.
   $('#line-tools').hidden = mode !== 'analyse' || !current.parent;
   $('#promote-line').disabled = inMain(current);
@@ -347,6 +369,15 @@ function scoreText(info, turn) {
   return `${cp > 0 ? '+' : ''}${cp.toFixed(2)}`;
 }
 
+/** The bar's short label: `+0.4`, `-12`, `#3`, `#-2` (White's side), one decimal below 10 pawns. */
+function barText(info, turn) {
+  const sign = turn === 'white' ? 1 : -1;
+  if (info.mate !== undefined) return `#${sign * info.mate}`;
+  const pawns = (sign * info.cp) / 100;
+  const text = Math.abs(pawns) < 10 ? pawns.toFixed(1) : String(Math.round(pawns));
+  return pawns > 0 ? `+${text}` : text;
+}
+
 /** The bar shows White's winning chances as lichess draws them. */
 function setEvalBar(info, turn) {
   const sign = turn === 'white' ? 1 : -1;
@@ -354,7 +385,9 @@ function setEvalBar(info, turn) {
   if (info.mate !== undefined) white = sign * info.mate > 0 ? 100 : 0;
   else white = 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * sign * info.cp)) - 1);
   $('#eval-fill').style.height = `${100 - white}%`;
-  $('#eval-text').textContent = scoreText(info, turn);
+  $('#eval-text').textContent = barText(info, turn);
+  // The score sits at the end of the side that leads.
+  $('#eval-text').classList.toggle('top', white < 50);
 }
 
 /**
@@ -365,6 +398,7 @@ function resetEvalBar(outcome) {
   const white = !outcome ? 50 : outcome.result === '1-0' ? 100 : outcome.result === '0-1' ? 0 : 50;
   $('#eval-fill').style.height = `${100 - white}%`;
   $('#eval-text').textContent = outcome ? outcome.result.replace('1/2-1/2', '½') : '';
+  $('#eval-text').classList.toggle('top', white < 50);
 }
 
 // ---------------------------------------------------------------- analysis
@@ -373,23 +407,31 @@ function analyse() {
   lines = new Map();
   $('#pv-lines').textContent = '';
   $('#analysis-stats').textContent = '';
+  $('#analysis-score').textContent = '';
+  hidePreview();
   board.setAutoShapes([]);
   if (!searcher) return;
   const outcome = game.outcome();
+  // "Show threat": the best move for the side not to move, as if it were its turn (none in check).
+  const threatFen = $('#threat').checked ? game.threatFen() : null;
+  $('#threat').disabled = game.pos.isCheck() || !!outcome;
   if (!$('#analysis-on').checked || outcome) {
     searcher.cancel();
     resetEvalBar(outcome);
     return;
   }
-  const fen = game.fen;
-  const turn = game.turn;
+  const threat = threatFen !== null;
+  const fen = threat ? threatFen : game.fen;
+  const turn = threat ? (game.turn === 'white' ? 'black' : 'white') : game.turn;
+  const here = game.fen;
+  if (threat) resetEvalBar(null);
   searcher.engine.send(`setoption name MultiPV value ${$('#multipv').value}`);
-  searcher.start(game.uciPosition(), 'go infinite', (info) => {
-    if (game.fen !== fen || mode !== 'analyse') return;
+  searcher.start(threat ? `position fen ${fen}` : game.uciPosition(), 'go infinite', (info) => {
+    if (game.fen !== here || mode !== 'analyse') return;
     if (info.pv.length) lines.set(info.multipv, info);
     // A progress line (no pv) updates the stats between lines.
     else if (lines.size) lines.set('progress', info);
-    if (lines.size) renderAnalysis(fen, turn);
+    if (lines.size) renderAnalysis(fen, turn, threat);
   });
 }
 
@@ -399,7 +441,13 @@ function lineValue(info) {
   return info.cp;
 }
 
-function renderAnalysis(fen, turn) {
+/**
+ * The engine's lines, best first, each with its score and depth, then its
+ * moves: a move can be clicked (the line is played up to it) or hovered (a
+ * small board shows the position after it). In threat mode the lines are
+ * the other side's, and only shown.
+ */
+function renderAnalysis(fen, turn, threat) {
   // Lines arrive one at a time and some are a depth older than others:
   // order them by value (then by index), and show each line's depth.
   const latest = [...lines.values()].reduce((a, b) => (b.nodes > a.nodes ? b : a));
@@ -410,29 +458,78 @@ function renderAnalysis(fen, turn) {
   // MCTS counts playouts, not nodes.
   const unit = $('#search').value === 'mcts' ? 'playouts' : 'nodes';
   $('#analysis-stats').textContent =
-    `depth ${latest.depth}/${latest.seldepth ?? latest.depth} · ${Math.round(latest.nps / 1000)}k ${unit}/s · ${latest.nodes.toLocaleString('en')} ${unit}`;
-  setEvalBar(best, turn);
+    `${threat ? 'threat · ' : ''}depth ${latest.depth}/${latest.seldepth ?? latest.depth} · ${Math.round(latest.nps / 1000)}k ${unit}/s · ${latest.nodes.toLocaleString('en')} ${unit}`;
+  $('#analysis-score').textContent = threat ? '' : scoreText(best, turn);
+  if (!threat) setEvalBar(best, turn);
   const list = $('#pv-lines');
+  list.classList.toggle('threat', threat);
   list.textContent = '';
   for (const info of sorted) {
     const item = document.createElement('li');
+    item.dataset.fen = fen;
     const score = document.createElement('strong');
     score.textContent = scoreText(info, turn);
     const depth = document.createElement('span');
-    depth.className = 'muted';
-    depth.textContent = ` d${info.depth}`;
-    item.append(score, ' ', Game.sanLine(fen, info.pv), depth);
+    depth.className = 'depth';
+    depth.textContent = `d${info.depth}`;
+    const moves = document.createElement('span');
+    moves.className = 'pv';
+    for (const [i, move] of Game.lineMoves(fen, info.pv).entries()) {
+      const span = document.createElement('span');
+      span.className = 'pv-move';
+      span.textContent = move.text;
+      span.dataset.index = String(i);
+      span.dataset.fen = move.fen;
+      span.dataset.ucis = info.pv.slice(0, i + 1).join(' ');
+      span.dataset.last = move.from + move.to;
+      moves.append(span, ' ');
+    }
+    item.append(score, ' ', depth, ' ', moves);
     list.append(item);
   }
   board.setAutoShapes(
-    sorted
-      .filter((info) => info.pv.length)
-      .map((info, i) => ({
-        orig: info.pv[0].slice(0, 2),
-        dest: info.pv[0].slice(2, 4),
-        brush: i === 0 ? 'green' : 'paleBlue',
-      })),
+    sorted.map((info, i) => ({
+      orig: info.pv[0].slice(0, 2),
+      dest: info.pv[0].slice(2, 4),
+      brush: threat ? (i === 0 ? 'red' : 'paleRed') : i === 0 ? 'green' : 'paleBlue',
+    })),
   );
+}
+
+// The lines' moves: a click plays the line up to that move; a hover shows the position after it.
+let preview = null;
+// On the press, not the click: the lines are redrawn with every report, and a
+// click needs the press and the release on the same element.
+$('#pv-lines').addEventListener('mousedown', (event) => {
+  if (event.button !== 0) return;
+  const move = event.target.closest('.pv-move');
+  const item = move?.closest('li');
+  if (!move || $('#pv-lines').classList.contains('threat') || item.dataset.fen !== game.fen) return;
+  token = {};
+  searcher?.cancel();
+  for (const uci of move.dataset.ucis.split(' ')) game.play(uci);
+  hidePreview();
+  update();
+});
+$('#pv-lines').addEventListener('mouseover', (event) => {
+  const move = event.target.closest('.pv-move');
+  if (!move) return;
+  const box = $('#pv-preview');
+  const last = move.dataset.last;
+  const config = { fen: move.dataset.fen, orientation, lastMove: [last.slice(0, 2), last.slice(2, 4)] };
+  box.hidden = false;
+  if (!preview) preview = Chessground(box, { viewOnly: true, coordinates: false, animation: { enabled: false }, drawable: { enabled: false }, ...config });
+  else preview.set(config);
+  // Below the move, kept inside the window.
+  const at = move.getBoundingClientRect();
+  const size = box.offsetWidth;
+  box.style.left = `${Math.max(4, Math.min(window.innerWidth - size - 4, at.left))}px`;
+  box.style.top = `${at.bottom + size + 8 < window.innerHeight ? at.bottom + 4 : Math.max(4, at.top - size - 4)}px`;
+});
+$('#pv-lines').addEventListener('mouseleave', hidePreview);
+
+function hidePreview() {
+  $('#pv-preview').hidden = true;
 }
 
 // ---------------------------------------------------------------- controls
@@ -602,6 +699,7 @@ $('#threads').addEventListener('change', () => {
   update();
 });
 $('#multipv').addEventListener('change', update);
+$('#threat').addEventListener('change', update);
 $('#watch-toggle').addEventListener('click', () => {
   if (watching) {
     stopWatching();
@@ -638,6 +736,7 @@ document.addEventListener('keydown', (event) => {
     event.preventDefault();
     navigate(keys[event.key]);
   } else if (event.key === 'f') $('#flip').click();
+  else if (event.key === 'x' && mode === 'analyse' && !$('#threat').disabled) $('#threat').click();
 });
 
 // FEN and PGN in and out.

@@ -63,12 +63,14 @@ test('an illegal move is refused and take back returns to the player', async () 
 test('analyse shows the engine line, the eval bar and the best move arrow', async () => {
   await page.click('nav button[data-mode=analyse]');
   await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
-  await page.waitForFunction(() => /depth [2-9]/.test(document.querySelector('#analysis-stats').textContent));
+  await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent));
   assert.match(await page.textContent('#analysis-stats'), /nodes\/s/);
-  assert.match(await page.textContent('#eval-text'), /^[+-]?\d+\.\d\d$|^#-?\d+$/);
+  // The bar's label is short (one decimal), the best line's score large above the lines.
+  assert.match(await page.textContent('#eval-text'), /^[+-]?\d\.\d$|^[+-]?\d\d+$|^#-?\d+$/);
+  assert.match(await page.textContent('#analysis-score'), /^[+-]?\d+\.\d\d$|^#-?\d+$/);
   assert.ok((await page.locator('#board svg g').count()) >= 1, 'arrows are drawn');
   const first = await page.textContent('#pv-lines li');
-  assert.match(first, /^[+-]?\d+\.\d\d 1\. /);
+  assert.match(first, /^[+-]?\d+\.\d\d d\d+ 1\. /);
   await page.screenshot({ path: join(shots, 'analyse.png') });
 });
 
@@ -84,7 +86,7 @@ test('analysis runs with each search the built-in network plays, chosen on the p
     await page.selectOption('#search', search);
     await page.waitForFunction((n) => document.querySelectorAll('#pv-lines li').length === n, lines, { timeout: 30000 });
     await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent));
-    assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d 1\. |^#-?\d+ 1\. /);
+    assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d d\d+ 1\. |^#-?\d+ d\d+ 1\. /);
     // MCTS counts playouts, and says so.
     assert.match(await page.textContent('#analysis-stats'), search === 'mcts' ? / playouts\/s · [\d,]+ playouts$/ : / nodes\/s · [\d,]+ nodes$/);
   }
@@ -166,7 +168,34 @@ test('a PGN loads, steps through and copies out; a FEN loads and a bad one is re
   await page.click('#load-fen');
   assert.equal(await page.textContent('#io-error'), '');
   await page.waitForFunction(() => document.querySelector('#pv-lines li')?.textContent.includes('Ra8#'), null, { timeout: 30000 });
-  assert.match(await page.textContent('#pv-lines li'), /^#1 1\. Ra8#/);
+  assert.match(await page.textContent('#pv-lines li'), /^#1 d\d+ 1\. Ra8#/);
+});
+
+test('analysis lines show their depth up front; a hovered move shows its position, a clicked one plays the line; show threat', async () => {
+  await page.evaluate(() => (document.querySelector('#io').open = true));
+  await page.fill('#fen', '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1');
+  await page.click('#load-fen');
+  await page.waitForFunction(() => document.querySelector('#pv-lines li .pv-move')?.textContent === '1. Ra8#', null, { timeout: 30000 });
+  assert.match(await page.textContent('#pv-lines li'), /^#1 d\d+ 1\. Ra8#/);
+  assert.equal(await page.textContent('#analysis-score'), '#1');
+  assert.equal(await page.textContent('#eval-text'), '#1');
+  await page.hover('#pv-lines li .pv-move');
+  assert.ok(await page.locator('#pv-preview').isVisible(), 'a hovered move shows its position');
+  assert.equal(await page.locator('#pv-preview piece:not(.ghost)').count(), 6);
+  await page.screenshot({ path: join(shots, 'analysis-lines.png') });
+  await page.click('#pv-lines li .pv-move');
+  assert.equal(await page.textContent('#moves .current'), 'Ra8#');
+  assert.ok(await page.locator('#pv-preview').isHidden());
+  // Black threatens mate on the back rank: the threat is its best move had it the turn.
+  await page.fill('#fen', 'r5k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1');
+  await page.click('#load-fen');
+  await page.keyboard.press('x');
+  assert.ok(await page.isChecked('#threat'));
+  await page.waitForFunction(() => document.querySelector('#pv-lines li .pv-move')?.textContent === '1… Ra1#', null, { timeout: 30000 });
+  assert.match(await page.textContent('#analysis-stats'), /^threat · depth /);
+  assert.equal(await page.inputValue('#fen'), 'r5k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1', 'the position stays');
+  await page.click('#threat');
+  await page.waitForFunction(() => /^1\. /.test(document.querySelector('#pv-lines li .pv-move')?.textContent ?? ''), null, { timeout: 30000 });
 });
 
 test('the promotion chooser stands over the promotion square; Escape or a click beside it takes the move back', async () => {
