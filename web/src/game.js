@@ -231,7 +231,14 @@ export class Game {
 
   /** The UCI `position` command for the cursor. */
   uciPosition() {
-    const moves = this.line.slice(1, this.ply + 1).map((node) => node.move.uci);
+    return this.uciPositionOf(this.node);
+  }
+
+  /** The UCI `position` command for any `node` of the tree: the start, then the moves to it. */
+  uciPositionOf(node) {
+    const moves = [];
+    for (let n = node; n.parent; n = n.parent) moves.push(n.move.uci);
+    moves.reverse();
     const start = this.startFen === INITIAL_FEN ? 'startpos' : `fen ${this.startFen}`;
     return `position ${start}${moves.length ? ` moves ${moves.join(' ')}` : ''}`;
   }

@@ -2,6 +2,7 @@
 import { Chessground } from 'chessground';
 import { createEngine, parseInfo } from './engine.js';
 import { Game } from './game.js';
+import { BLUNDER, GLYPHS, INACCURACY, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
 import { loadSession, makeLink, parseLink, saveSession } from './session.js';
 import { EngineStatus } from './status.js';
 
@@ -302,7 +303,10 @@ function renderMoves() {
     move.className = ['move', node === current && 'current', onLine.has(node) && 'on-line', !inMain(node) && 'side']
       .filter(Boolean)
       .join(' ');
-    move.textContent = node.move.san;
+    // Annotation glyphs from the PGN or the engine's review, coloured as lichess colours them.
+    move.textContent = node.move.san + node.nags.map((n) => GLYPHS[n] ?? '').join('');
+    const judged = { [INACCURACY]: 'inaccuracy', [MISTAKE]: 'mistake', [BLUNDER]: 'blunder' };
+    for (const n of node.nags) if (judged[n]) move.classList.add(judged[n]);
     move.title = inMain(node) ? '' : 'side line';
     move.addEventListener('click', () => navigateTo(node));
     to.append(move);
@@ -353,7 +357,85 @@ function renderMoves() {
   $('#line-tools').hidden = mode !== 'analyse' || !current.parent;
   $('#promote-line').disabled = inMain(current);
   list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  drawGraph();
 }
+
+// ---------------------------------------------------------------- review
+
+/** The running review, if any (replaced or cleared to stop it). */
+let reviewing = null;
+
+/**
+ * Reviews the main line: 0.2 s of search on each position gives White's
+ * winning chances there (`node.chances`), drawn as the graph; then each
+ * move is judged by the chances its side gave away (`?!`, `?`, `??` as
+ * NAGs, so they go out with the PGN). Anything else that wants the engine
+ * (navigating, analysis, a move) stops it; what it has seen stays.
+ */
+async function reviewGame() {
+  if (!searcher) return;
+  const run = (reviewing = {});
+  token = {};
+  await searcher.cancel();
+  const main = game.mainline();
+  searcher.engine.send('setoption name MultiPV value 1');
+  $('#review-game').disabled = true;
+  for (const [i, node] of main.entries()) {
+    if (reviewing !== run) break;
+    $('#review-progress').textContent = `reviewing ${i + 1} / ${main.length}`;
+    const pos = node.pos;
+    if (pos.isCheckmate()) node.chances = pos.turn === 'white' ? -1 : 1;
+    else if (pos.isStalemate() || pos.isInsufficientMaterial()) node.chances = 0;
+    else {
+      let last = null;
+      const move = await searcher.start(game.uciPositionOf(node), 'go movetime 200', (info) => {
+        if (info.pv.length) last = info;
+      });
+      if (reviewing !== run || move === null) break;
+      if (last) node.chances = whiteChances(last, pos.turn);
+    }
+    drawGraph();
+  }
+  const done = reviewing === run;
+  if (done) reviewing = null;
+  for (const node of main.slice(1)) {
+    const before = node.parent.chances;
+    if (before !== undefined && node.chances !== undefined) node.nags = withJudgement(node.nags, judge(before, node.chances, node.parent.pos.turn));
+  }
+  $('#review-game').disabled = false;
+  $('#review-progress').textContent = done ? 'reviewed' : 'review stopped';
+  if (done) update();
+  else renderMoves();
+}
+
+/** White's winning chances over the main line, where the review has them; the cursor's move marked. */
+function drawGraph() {
+  const svg = $('#graph');
+  const main = game.mainline();
+  const chances = main.map((node) => node.chances ?? null);
+  // An SVG element has no `hidden` property: the attribute it is.
+  const hidden = mode !== 'analyse' || !chances.some((c) => c !== null);
+  svg.toggleAttribute('hidden', hidden);
+  if (hidden) return;
+  const [width, height] = [400, 80];
+  const points = graphPoints(chances, width, height);
+  const outline = points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+  const ply = main.indexOf(game.node);
+  const cursor = ply >= 0 ? `<line x1="${points[ply][0]}" x2="${points[ply][0]}" y1="0" y2="${height}" class="cursor"/>` : '';
+  const marks = main
+    .map((node, i) => [node.nags.find((n) => n === BLUNDER || n === MISTAKE), points[i]])
+    .filter(([nag]) => nag)
+    .map(([nag, [x, y]]) => `<circle cx="${x}" cy="${y}" r="3" class="${nag === BLUNDER ? 'blunder' : 'mistake'}"/>`)
+    .join('');
+  svg.innerHTML = `<polygon points="0,${height} ${outline} ${width},${height}" class="white"/><line x1="0" x2="${width}" y1="${height / 2}" y2="${height / 2}" class="middle"/>${cursor}${marks}`;
+}
+
+$('#review-game').addEventListener('click', reviewGame);
+$('#graph').addEventListener('click', (event) => {
+  const main = game.mainline();
+  const box = $('#graph').getBoundingClientRect();
+  navigateTo(main[plyAt(event.clientX - box.left, box.width, main.length)]);
+});
 
 /** Whether `node` lies on the main line (first children all the way from the root). */
 function inMain(node) {
@@ -404,6 +486,8 @@ function resetEvalBar(outcome) {
 // ---------------------------------------------------------------- analysis
 
 function analyse() {
+  // Analysis wants the engine: a review under way stops, keeping what it saw.
+  reviewing = null;
   lines = new Map();
   $('#pv-lines').textContent = '';
   $('#analysis-stats').textContent = '';

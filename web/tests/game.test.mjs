@@ -157,3 +157,27 @@ test("the threat position passes the move to the other side, and there is none i
   assert.equal(game.threatFen(), 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2');
   assert.equal(new Game('4k3/8/8/8/8/8/4q3/4K3 w - - 0 1').threatFen(), null);
 });
+
+test('the review: winning chances from engine scores, judgements by lichess thresholds, the graph and its clicks', async () => {
+  const { whiteChances, judge, withJudgement, graphPoints, plyAt } = await import('../src/review.js');
+  assert.equal(whiteChances({ cp: 0 }, 'white'), 0);
+  assert.ok(Math.abs(whiteChances({ cp: 100 }, 'white') - 0.1820) < 1e-3, 'a pawn for White');
+  assert.ok(Math.abs(whiteChances({ cp: 100 }, 'black') + 0.1820) < 1e-3, 'a pawn for Black, the side to move');
+  assert.equal(whiteChances({ mate: 3 }, 'black'), -1);
+  assert.equal(whiteChances({ mate: -2 }, 'black'), 1);
+  assert.equal(whiteChances({ mate: 0 }, 'white'), -1, 'White is mated');
+  assert.equal(whiteChances({ cp: 5000 }, 'white'), whiteChances({ cp: 1000 }, 'white'), 'scores beyond ten pawns are ten pawns');
+  assert.equal(judge(0.1, -0.25, 'white'), 4, 'White gave away 0.35: a blunder');
+  assert.equal(judge(0.1, -0.15, 'white'), 2);
+  assert.equal(judge(0.1, -0.05, 'white'), 6);
+  assert.equal(judge(0.1, 0.05, 'white'), null);
+  assert.equal(judge(0.1, 0.45, 'black'), 4, 'Black gave away 0.35');
+  assert.equal(judge(-0.9, -0.5, 'white'), null, 'gaining is no mistake');
+  assert.deepEqual(withJudgement([1, 6], 4), [1, 4]);
+  assert.deepEqual(withJudgement([2], null), []);
+  assert.deepEqual(graphPoints([0, 1, -1, null], 300, 80), [[0, 40], [100, 0], [200, 80], [300, 40]]);
+  assert.equal(plyAt(0, 400, 9), 0);
+  assert.equal(plyAt(400, 400, 9), 8);
+  assert.equal(plyAt(140, 400, 9), 3);
+  assert.equal(plyAt(50, 400, 1), 0);
+});

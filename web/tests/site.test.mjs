@@ -198,6 +198,30 @@ test('analysis lines show their depth up front; a hovered move shows its positio
   await page.waitForFunction(() => /^1\. /.test(document.querySelector('#pv-lines li .pv-move')?.textContent ?? ''), null, { timeout: 30000 });
 });
 
+test('a review draws the evaluation over the game, marks the blunder, and a click on the graph goes to a move', async () => {
+  await page.fill('#pgn', '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0');
+  await page.click('#load-pgn');
+  assert.ok(await page.locator('#graph').isHidden(), 'no graph before a review');
+  await page.click('#review-game');
+  await page.waitForFunction(() => document.querySelector('#review-progress').textContent === 'reviewed', null, { timeout: 60000 });
+  // 3... Nf6 allows mate in one: every chance Black had is gone.
+  // (0.2 s a position: the engine may frown at 2. Qh5 too, with ?! at most.)
+  const judged = await moveTexts();
+  assert.deepEqual(judged.map((m) => m.replace(/\?!$/, '')), ['e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6??', 'Qxf7#']);
+  assert.equal(await page.locator('#moves .move.blunder').count(), 1);
+  assert.ok(await page.locator('#graph').isVisible());
+  assert.equal(await page.locator('#graph circle.blunder').count(), 1);
+  await page.screenshot({ path: join(shots, 'review.png') });
+  const box = await page.locator('#graph').boundingBox();
+  await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
+  assert.equal(await page.textContent('#moves .current'), 'Qxf7#');
+  await page.mouse.click(box.x + (box.width * 6) / 7, box.y + box.height / 2);
+  assert.equal(await page.textContent('#moves .current'), judged[5]);
+  // The judgement goes out with the PGN as a NAG.
+  await page.click('#copy-pgn');
+  assert.match(await page.inputValue('#pgn'), /3\. Bc4 Nf6 \$4 4\. Qxf7# 1-0/);
+});
+
 test('the promotion chooser stands over the promotion square; Escape or a click beside it takes the move back', async () => {
   await page.fill('#fen', '7k/4P3/8/8/8/8/8/K7 w - - 0 1');
   await page.click('#load-fen');
@@ -219,7 +243,7 @@ test('the promotion chooser stands over the promotion square; Escape or a click 
   await page.keyboard.press('Escape');
   assert.ok(await page.locator('#promotion').isHidden());
   await page.waitForFunction(() => [...document.querySelectorAll('#board piece')].some((p) => p.cgKey === 'e7'));
-  assert.equal(await pieceOn('e7'), 'white pawn', 'the pawn is back');
+  assert.match(await pieceOn('e7'), /^white pawn/, 'the pawn is back');
   assert.equal(await page.inputValue('#fen'), '7k/4P3/8/8/8/8/8/K7 w - - 0 1');
   // A click on the dimmed board beside the pieces cancels too.
   await promote();
