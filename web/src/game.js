@@ -89,6 +89,13 @@ export class Game {
     this.line = [this.root];
     this.ply = 0;
     this.headers = new Map();
+    /** How the game ended other than on the board (resigned, agreed drawn, out of time), or null. */
+    this.end = null;
+  }
+
+  /** Ends the game at its main line's last move: `result` `1-0`, `0-1` or `1/2-1/2`, and why in words. */
+  finish(result, reason) {
+    this.end = { result, reason };
   }
 
   /** The moves of the cursor's line, `{ uci, san, from, to }` each. */
@@ -185,6 +192,7 @@ export class Game {
 
   /** Drops the last `n` moves of the cursor's line from the tree (taking back in a game). */
   takeBack(n = 1) {
+    this.end = null;
     const keep = Math.max(0, this.line.length - 1 - n);
     const dropped = this.line[keep + 1];
     if (dropped) this.#detach(dropped);
@@ -255,7 +263,9 @@ export class Game {
    * `{ result: '1-0' | '0-1' | '1/2-1/2', reason }`.
    */
   outcome() {
-    return Game.#outcome(this.positions, this.ply);
+    const board = Game.#outcome(this.positions, this.ply);
+    if (board || !this.end) return board;
+    return this.node === this.mainline().at(-1) ? this.end : null;
   }
 
   /** The outcome at `positions[ply]`, with the positions before it for repetitions. */
@@ -319,7 +329,7 @@ export class Game {
   pgn(headers = {}) {
     const game = defaultGame();
     const main = this.mainline();
-    const outcome = Game.#outcome(main.map((node) => node.pos), main.length - 1);
+    const outcome = Game.#outcome(main.map((node) => node.pos), main.length - 1) ?? this.end;
     const now = new Date();
     const date = `${now.getFullYear()}.${String(now.getMonth() + 1).padStart(2, '0')}.${String(now.getDate()).padStart(2, '0')}`;
     const tags = { Event: 'DeepChess game', Site: globalThis.location?.host || '?', Date: date, Round: '-', White: '?', Black: '?', ...Object.fromEntries(this.headers), ...headers };

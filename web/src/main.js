@@ -1,5 +1,6 @@
 // The DeepChess site: play, analyse and watch, against the engine in a web worker.
 import { Chessground } from 'chessground';
+import { Clock, clockText } from './clock.js';
 import { createEngine, parseInfo } from './engine.js';
 import { Game } from './game.js';
 import { BLUNDER, GLYPHS, INACCURACY, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
@@ -21,6 +22,10 @@ let thinking = null;
 let lines = new Map();
 // The Network choice of the network that plays ('' the built-in one).
 let playingNetwork = '';
+/** The play mode's clock, if the game has one. */
+let clock = null;
+/** The engine's last score in play, from its own side (`{ cp }` or `{ mate }`), for a draw offer. */
+let engineScore = null;
 const engineStatus = new EngineStatus($('#engine-status'), $('#engine-details'));
 
 const board = Chessground($('#board'), {
@@ -199,7 +204,9 @@ $('#promotion').addEventListener('click', (event) => {
 
 function userMove(uci) {
   token = {};
-  game.play(uci);
+  const atEnd = game.ply === game.moves.length;
+  if (!game.play(uci)) return update();
+  if (mode === 'play' && atEnd) moved();
   update();
   if (mode === 'play' && !game.outcome()) engineMove();
 }
@@ -209,9 +216,12 @@ async function engineMove() {
   if (!searcher || thinking) return;
   const mine = (token = {});
   thinking = mine;
-  const go = mode === 'watch' ? $('#watch-time').value : $('#strength').value;
+  const go = mode === 'watch' ? $('#watch-time').value : playGo();
   update();
-  const move = await searcher.start(game.uciPosition(), go, (info) => showThinking(info));
+  const move = await searcher.start(game.uciPosition(), go, (info) => {
+    if (mode === 'play' && info.pv.length) engineScore = info.mate !== undefined ? { mate: info.mate } : { cp: info.cp };
+    showThinking(info);
+  });
   thinking = null;
   if (mine !== token) {
     // The game or the mode changed meanwhile: look again at who is to move.
@@ -220,7 +230,7 @@ async function engineMove() {
   }
   if (move) {
     game.go(game.moves.length);
-    game.play(move);
+    if (game.play(move) && mode === 'play') moved();
   }
   token = {};
   update();
@@ -250,6 +260,12 @@ function update() {
     movable: { color: movable, dests: movable ? game.dests() : new Map() },
   });
   $('#status').textContent = statusText(outcome);
+  const playing = mode === 'play' && atEnd && !outcome;
+  $('#resign').disabled = !playing || game.moves.length < 2;
+  $('#offer-draw').disabled = !playing || game.moves.length < 2;
+  if (outcome || mode !== 'play') clock?.pause();
+  else if (clock && atEnd && game.moves.length && !clock.running) clock.start(game.turn);
+  renderClocks();
   $('#fen').value = game.fen;
   renderMoves();
   if (mode === 'analyse') analyse();
@@ -262,8 +278,9 @@ function update() {
 
 function statusText(outcome) {
   if (outcome) {
-    const winner = outcome.result === '1-0' ? 'White wins' : outcome.result === '0-1' ? 'Black wins' : 'Draw';
-    return `${outcome.reason[0].toUpperCase()}${outcome.reason.slice(1)}: ${winner} (${outcome.result})`;
+    const reason = `${outcome.reason[0].toUpperCase()}${outcome.reason.slice(1)}`;
+    if (outcome.result === '1/2-1/2') return `${reason}: a draw (½–½)`;
+    return `${reason}: ${outcome.result === '1-0' ? 'White wins' : 'Black wins'} (${outcome.result})`;
   }
   const side = game.turn === 'white' ? 'White' : 'Black';
   if (mode === 'play' && game.ply === game.moves.length) {
@@ -359,6 +376,59 @@ function renderMoves() {
   list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   drawGraph();
 }
+
+// ---------------------------------------------------------------- clocks
+
+/** A move was made at the end of the game in play: the clock passes to the other side (White's first move is free). */
+function moved() {
+  $('#play-note').textContent = '';
+  if (!clock) return;
+  if (clock.running) clock.press();
+  else clock.start(game.turn);
+}
+
+/**
+ * The engine's `go` in play: the Strength choice; with a clock, also held
+ * to a share of its time left (a thirtieth, and most of the increment), so
+ * it never loses on time.
+ */
+function playGo() {
+  const strength = $('#strength').value;
+  if (!clock) return strength;
+  const budget = Math.max(50, Math.floor(clock.remaining(game.turn) / 30 + clock.increment * 0.8));
+  const movetime = /movetime (\d+)/.exec(strength);
+  return movetime ? `go movetime ${Math.min(Number(movetime[1]), budget)}` : `${strength} movetime ${budget}`;
+}
+
+/** The clocks beside the board's sides; a side whose time ran out loses, or draws where the other cannot mate. */
+function renderClocks() {
+  $('#clocks').hidden = !clock || mode !== 'play';
+  if (!clock) return;
+  const flagged = clock.flagged();
+  if (flagged) {
+    clock.pause();
+    const other = flagged === 'white' ? 'black' : 'white';
+    const who = flagged === player ? 'you' : 'DeepChess';
+    token = {};
+    searcher?.cancel();
+    if (game.pos.hasInsufficientMaterial(other)) game.finish('1/2-1/2', `${who} ran out of time, and the other side cannot mate`);
+    else game.finish(other === 'white' ? '1-0' : '0-1', `${who} ran out of time`);
+    update();
+    return;
+  }
+  const top = orientation === 'white' ? 'black' : 'white';
+  for (const [id, color] of [['#clock-top', top], ['#clock-bottom', orientation]]) {
+    const box = $(id);
+    const left = clock.remaining(color);
+    box.querySelector('.who').textContent = color === player ? 'You' : 'DeepChess';
+    box.querySelector('.time').textContent = clockText(left);
+    box.classList.toggle('running', clock.running === color);
+    box.classList.toggle('low', left < 20000);
+  }
+}
+setInterval(() => {
+  if (clock?.running) renderClocks();
+}, 100);
 
 // ---------------------------------------------------------------- review
 
@@ -650,6 +720,10 @@ function newGame() {
   player = side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : side;
   orientation = player;
   game.reset();
+  const [initial, increment] = $('#clock').value.split('+').map(Number);
+  clock = initial ? new Clock(initial * 1000, increment * 1000) : null;
+  engineScore = null;
+  $('#play-note').textContent = '';
   update();
 }
 
@@ -660,6 +734,25 @@ function stopWatching() {
 
 for (const tab of document.querySelectorAll('nav button')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
 $('#new-game').addEventListener('click', newGame);
+$('#clock').addEventListener('change', newGame);
+$('#resign').addEventListener('click', () => {
+  token = {};
+  searcher?.cancel();
+  game.finish(player === 'white' ? '0-1' : '1-0', 'you resigned');
+  update();
+});
+$('#offer-draw').addEventListener('click', () => {
+  // DeepChess agrees when its last search did not think it better, from move 20 on.
+  const even = engineScore && (engineScore.mate !== undefined ? engineScore.mate < 0 : engineScore.cp <= 0);
+  if (even && game.pos.fullmoves >= 20) {
+    token = {};
+    searcher?.cancel();
+    game.finish('1/2-1/2', 'draw agreed');
+    update();
+  } else {
+    $('#play-note').textContent = game.pos.fullmoves < 20 ? 'DeepChess plays on: it is too early for a draw.' : 'DeepChess declines the draw: it thinks it is better.';
+  }
+});
 // Choosing a side starts a game on that side, the board turned towards it.
 $('#side').addEventListener('change', newGame);
 for (const picker of ['#strength', '#watch-time']) $(picker).addEventListener('change', () => remember());
@@ -668,6 +761,7 @@ $('#take-back').addEventListener('click', () => {
   searcher?.cancel();
   // Back to the player's turn: one move if the engine has not replied yet.
   game.takeBack(game.turn === player ? 2 : 1);
+  clock?.pause();
   update();
 });
 $('#first').addEventListener('click', () => navigate(0));
@@ -884,6 +978,9 @@ function session() {
     network: playingNetwork,
     multipv: $('#multipv').value,
     watchTime: $('#watch-time').value,
+    clockChoice: $('#clock').value,
+    clock: clock?.toJSON() ?? null,
+    end: game.end,
   };
 }
 
@@ -914,6 +1011,10 @@ function restore(saved) {
   choose($('#search'), saved.search);
   choose($('#multipv'), saved.multipv);
   choose($('#watch-time'), saved.watchTime);
+  choose($('#clock'), saved.clockChoice);
+  // The clock comes back stopped; it runs again for the side to move.
+  if (saved.clock && $('#clock').value) clock = Clock.from(saved.clock);
+  if (saved.end?.result && saved.end?.reason) game.finish(String(saved.end.result), String(saved.end.reason));
   return ['play', 'analyse', 'watch'].includes(saved.mode) ? saved.mode : 'play';
 }
 

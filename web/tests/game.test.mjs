@@ -181,3 +181,39 @@ test('the review: winning chances from engine scores, judgements by lichess thre
   assert.equal(plyAt(140, 400, 9), 3);
   assert.equal(plyAt(50, 400, 1), 0);
 });
+
+test('a game ended off the board (resigned, agreed, on time) is over at its last move only, and says so in its PGN', () => {
+  const game = new Game();
+  for (const uci of ['e2e4', 'e7e5']) game.play(uci);
+  game.finish('1-0', 'Black resigned');
+  assert.deepEqual(game.outcome(), { result: '1-0', reason: 'Black resigned' });
+  assert.equal(game.play('g1f3'), false, 'no move after the end');
+  assert.match(game.pgn(), /\[Result "1-0"\]/);
+  game.go(1);
+  assert.equal(game.outcome(), null, 'earlier positions are still open to analysis');
+  game.go(2);
+  game.takeBack(1);
+  assert.equal(game.outcome(), null, 'taking back reopens it');
+  assert.match(game.pgn(), /\[Result "\*"\]/);
+});
+
+test('the clock: the side to move runs, a move adds the increment, time never goes below zero', async () => {
+  const { Clock, clockText } = await import('../src/clock.js');
+  let t = 0;
+  const clock = new Clock(60000, 2000, () => t);
+  clock.start('white');
+  t = 5000;
+  assert.equal(clock.remaining('white'), 55000);
+  assert.equal(clock.remaining('black'), 60000);
+  clock.press();
+  assert.equal(clock.running, 'black');
+  assert.equal(clock.remaining('white'), 57000, 'the increment after the move');
+  t = 65000;
+  assert.equal(clock.remaining('black'), 0);
+  assert.equal(clock.flagged(), 'black');
+  clock.pause();
+  assert.equal(clock.flagged(), null);
+  const again = Clock.from(JSON.parse(JSON.stringify(clock)), () => t);
+  assert.deepEqual([again.remaining('white'), again.remaining('black'), again.increment], [57000, 0, 2000]);
+  assert.deepEqual([clockText(300000), clockText(59999), clockText(9450), clockText(3723000)], ['5:00', '0:59', '0:09.4', '1:02:03']);
+});

@@ -1,0 +1,76 @@
+// Play with a clock (increments, the flag), resigning and offering a draw.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { closeChecked, shots, start } from './browser.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await start();
+  page = await browser.context.newPage();
+  // The page's timers are Playwright's, flowing as usual until a test jumps ahead.
+  await page.clock.install();
+  await page.goto(browser.origin + '/');
+  await page.clock.resume();
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.clock.resume();
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('Ready'), null, { timeout: 30000 });
+  await page.selectOption('#strength', 'go depth 3');
+});
+after(() => closeChecked(browser));
+
+async function clickSquare(square) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((7 - rank + 0.5) * box.height) / 8);
+}
+
+const moves = (n) => page.waitForFunction((n) => document.querySelectorAll('#moves .move').length === n, n, { timeout: 30000 });
+
+test('a 3 + 2 clock: both sides start at 3:00, the side to move runs, the increment comes after a move', async () => {
+  await page.selectOption('#clock', '180+2');
+  assert.ok(await page.locator('#clocks').isVisible());
+  assert.deepEqual(await page.locator('#clocks .time').allTextContents(), ['3:00', '3:00']);
+  assert.deepEqual(await page.locator('#clocks .who').allTextContents(), ['DeepChess', 'You']);
+  await clickSquare('e2');
+  await clickSquare('e4');
+  await moves(2);
+  assert.ok(await page.locator('#clock-bottom.running').count(), 'our time runs');
+  // The engine's reply took a fraction of a second, and it gained 2 s.
+  assert.match(await page.textContent('#clock-top .time'), /^3:0[12]$/);
+  await page.screenshot({ path: join(shots, 'clocks.png') });
+});
+
+test('running out of time loses', async () => {
+  await page.clock.fastForward('03:05');
+  await page.waitForFunction(() => document.querySelector('#status').textContent === 'You ran out of time: Black wins (0-1)');
+  assert.ok(await page.locator('#clock-bottom.running').count() === 0, 'the clocks stop');
+  assert.ok(await page.locator('#resign').isDisabled());
+});
+
+test('resigning ends the game, and the PGN says so', async () => {
+  await page.click('#new-game');
+  await clickSquare('d2');
+  await clickSquare('d4');
+  await moves(2);
+  await page.click('#resign');
+  assert.equal(await page.textContent('#status'), 'You resigned: Black wins (0-1)');
+  await page.click('#io summary');
+  await page.click('#copy-pgn');
+  assert.match(await page.inputValue('#pgn'), /\[Result "0-1"\]/);
+});
+
+test('a draw offer before move 20 is declined in words', async () => {
+  await page.selectOption('#clock', '');
+  assert.ok(await page.locator('#clocks').isHidden());
+  assert.ok(await page.locator('#offer-draw').isDisabled(), 'no offer before a move');
+  await clickSquare('g1');
+  await clickSquare('f3');
+  await moves(2);
+  await page.click('#offer-draw');
+  assert.equal(await page.textContent('#play-note'), 'DeepChess plays on: it is too early for a draw.');
+  assert.match(await page.textContent('#status'), /Your move/);
+});
