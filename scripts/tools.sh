@@ -43,10 +43,19 @@ if [ "$installed" != "$version" ]; then
     # versions locked there (seen here: webpki-roots 1.0.11, which this
     # machine's crates.io index does not list) cannot build that; then the
     # same wasm-bindgen-cli version is built with dependencies resolved afresh.
-    if ! cargo install wasm-bindgen-cli --version "=$version" --locked --force; then
-        echo "tools: wasm-bindgen-cli $version cannot build from its own Cargo.lock here; resolving its dependencies afresh" >&2
-        cargo install wasm-bindgen-cli --version "=$version" --force
+    # The first try's output is kept aside, so that its expected failure does
+    # not print an error before the retry; it is shown if the retry fails too.
+    first=$(mktemp)
+    if ! cargo install wasm-bindgen-cli --version "=$version" --locked --force >"$first" 2>&1; then
+        echo "tools: wasm-bindgen-cli $version's own Cargo.lock does not resolve against this registry; building it with its dependencies resolved afresh"
+        if ! cargo install wasm-bindgen-cli --version "=$version" --force; then
+            echo "tools: both tries failed; the first (--locked) said:" >&2
+            cat "$first" >&2
+            rm -f "$first"
+            exit 1
+        fi
     fi
+    rm -f "$first"
 fi
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then

@@ -3,6 +3,7 @@ import { Chessground } from 'chessground';
 import { Clock, clockText } from './clock.js';
 import { createEngine, parseInfo } from './engine.js';
 import { Game } from './game.js';
+import { openingAt } from './openings.js';
 import { BLUNDER, GLYPHS, INACCURACY, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
 import { loadSession, makeLink, parseLink, saveSession } from './session.js';
 import { EngineStatus } from './status.js';
@@ -374,6 +375,8 @@ function renderMoves() {
   $('#line-tools').hidden = mode !== 'analyse' || !current.parent;
   $('#promote-line').disabled = inMain(current);
   list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  const opening = openingAt(current);
+  $('#opening').textContent = opening ? `${opening.eco} ${opening.name}` : '';
   drawGraph();
 }
 

@@ -217,3 +217,18 @@ test('the clock: the side to move runs, a move adds the increment, time never go
   assert.deepEqual([again.remaining('white'), again.remaining('black'), again.increment], [57000, 0, 2000]);
   assert.deepEqual([clockText(300000), clockText(59999), clockText(9450), clockText(3723000)], ['5:00', '0:59', '0:09.4', '1:02:03']);
 });
+
+test('opening names: every entry of the table replays, and a line is named by its deepest named position', async () => {
+  const { openingAt, openingTable } = await import('../src/openings.js');
+  assert.ok(openingTable().size >= 120, `${openingTable().size} named positions`);
+  const game = new Game();
+  assert.equal(openingAt(game.node), null, 'the start is not an opening');
+  game.loadPgn('1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. d3 *');
+  assert.deepEqual(openingAt(game.node), { eco: 'C70', name: 'Ruy Lopez: Morphy Defense' });
+  game.go(3);
+  assert.deepEqual(openingAt(game.node), { eco: 'C40', name: "King's Knight Opening" });
+  // A transposition is named by the position: 1. Nf3 d5 2. d4 Nf6 3. Bf4 is the London System's.
+  const transposed = new Game();
+  transposed.loadPgn('1. Nf3 d5 2. d4 Nf6 3. Bf4 *');
+  assert.deepEqual(openingAt(transposed.node), { eco: 'D02', name: "Queen's Pawn Game: London System" });
+});

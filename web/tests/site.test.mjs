@@ -144,8 +144,9 @@ test('a PGN loads, steps through and copies out; a FEN loads and a bad one is re
   await page.fill('#pgn', pgn);
   await page.click('#load-pgn');
   assert.deepEqual(await moveTexts(), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6']);
-  // It opens at its last move, as on lichess.
+  // It opens at its last move, as on lichess, and names its opening.
   assert.equal(await page.textContent('#moves .current'), 'Nf6');
+  assert.equal(await page.textContent('#opening'), 'C70 Ruy Lopez: Morphy Defense');
   await page.click('#first');
   await page.click('#last');
   assert.equal(await page.inputValue('#fen'), 'r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5');
@@ -211,12 +212,15 @@ test('a review draws the evaluation over the game, marks the blunder, and a clic
   assert.equal(await page.locator('#moves .move.blunder').count(), 1);
   assert.ok(await page.locator('#graph').isVisible());
   assert.equal(await page.locator('#graph circle.blunder').count(), 1);
-  await page.screenshot({ path: join(shots, 'review.png') });
   const box = await page.locator('#graph').boundingBox();
   await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
   assert.equal(await page.textContent('#moves .current'), 'Qxf7#');
   await page.mouse.click(box.x + (box.width * 6) / 7, box.y + box.height / 2);
   assert.equal(await page.textContent('#moves .current'), judged[5]);
+  // The analysis view with its lines and the graph (the README's screenshot).
+  await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
+  await page.waitForFunction(() => /depth (1\d|[2-9]\d)/.test(document.querySelector('#analysis-stats').textContent), null, { timeout: 30000 });
+  await page.screenshot({ path: join(shots, 'review.png') });
   // The judgement goes out with the PGN as a NAG.
   await page.click('#copy-pgn');
   assert.match(await page.inputValue('#pgn'), /3\. Bc4 Nf6 \$4 4\. Qxf7# 1-0/);
