@@ -2,7 +2,7 @@
 // variations, each by the moves that reach it, named as lichess names them.
 // A position is matched wherever it comes from, so transpositions are named
 // too. Written by hand (no opening database ships with the site): about a
-// hundred and twenty entries, enough to name the first moves of most games;
+// hundred and forty-five entries, enough to name the first moves of most games;
 // past them the deepest named position of the line stands.
 import { makeFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
