@@ -286,13 +286,6 @@ export class Game {
     return null;
   }
 
-  /** The moves in SAN, from a position given as a FEN, along a UCI line. */
-  static sanLine(fen, ucis) {
-    return Game.lineMoves(fen, ucis)
-      .map((m) => m.text)
-      .join(' ');
-  }
-
   /**
    * The moves of a UCI line from `fen`, as far as they are legal: each
    * `{ uci, san, text, fen, from, to }`, `text` with its move number where

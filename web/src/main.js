@@ -4,7 +4,7 @@ import { Clock, clockText } from './clock.js';
 import { createEngine, parseInfo } from './engine.js';
 import { Game } from './game.js';
 import { openingAt } from './openings.js';
-import { BLUNDER, GLYPHS, INACCURACY, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
+import { BLUNDER, GLYPHS, JUDGED, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
 import { loadSession, makeLink, parseLink, saveSession } from './session.js';
 import { EngineStatus } from './status.js';
 
@@ -323,8 +323,7 @@ function renderMoves() {
       .join(' ');
     // Annotation glyphs from the PGN or the engine's review, coloured as lichess colours them.
     move.textContent = node.move.san + node.nags.map((n) => GLYPHS[n] ?? '').join('');
-    const judged = { [INACCURACY]: 'inaccuracy', [MISTAKE]: 'mistake', [BLUNDER]: 'blunder' };
-    for (const n of node.nags) if (judged[n]) move.classList.add(judged[n]);
+    for (const n of node.nags) if (JUDGED[n]) move.classList.add(JUDGED[n]);
     move.title = inMain(node) ? '' : 'side line';
     move.addEventListener('click', () => navigateTo(node));
     to.append(move);
@@ -382,12 +381,14 @@ function renderMoves() {
 
 // ---------------------------------------------------------------- clocks
 
-/** A move was made at the end of the game in play: the clock passes to the other side (White's first move is free). */
+/**
+ * A move was made at the end of the game in play: a running clock passes
+ * to the other side. (`update` starts a stopped one for the side to move,
+ * so White's first move is free.)
+ */
 function moved() {
   $('#play-note').textContent = '';
-  if (!clock) return;
-  if (clock.running) clock.press();
-  else clock.start(game.turn);
+  if (clock?.running) clock.press();
 }
 
 /**
@@ -498,7 +499,7 @@ function drawGraph() {
   const marks = main
     .map((node, i) => [node.nags.find((n) => n === BLUNDER || n === MISTAKE), points[i]])
     .filter(([nag]) => nag)
-    .map(([nag, [x, y]]) => `<circle cx="${x}" cy="${y}" r="3" class="${nag === BLUNDER ? 'blunder' : 'mistake'}"/>`)
+    .map(([nag, [x, y]]) => `<circle cx="${x}" cy="${y}" r="3" class="${JUDGED[nag]}"/>`)
     .join('');
   svg.innerHTML = `<polygon points="0,${height} ${outline} ${width},${height}" class="white"/><line x1="0" x2="${width}" y1="${height / 2}" y2="${height / 2}" class="middle"/>${cursor}${marks}`;
 }
@@ -533,12 +534,9 @@ function barText(info, turn) {
   return pawns > 0 ? `+${text}` : text;
 }
 
-/** The bar shows White's winning chances as lichess draws them. */
+/** The bar shows White's winning chances as lichess draws them (the review's curve). */
 function setEvalBar(info, turn) {
-  const sign = turn === 'white' ? 1 : -1;
-  let white;
-  if (info.mate !== undefined) white = sign * info.mate > 0 ? 100 : 0;
-  else white = 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * sign * info.cp)) - 1);
+  const white = 50 + 50 * whiteChances(info, turn);
   $('#eval-fill').style.height = `${100 - white}%`;
   $('#eval-text').textContent = barText(info, turn);
   // The score sits at the end of the side that leads.

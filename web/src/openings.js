@@ -4,11 +4,9 @@
 // too. Written by hand (no opening database ships with the site): about a
 // hundred and forty-five entries, enough to name the first moves of most games;
 // past them the deepest named position of the line stands.
-import { makeFen } from 'chessops/fen';
+import { INITIAL_FEN, makeFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { positionFromFen } from './game.js';
-
-const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 /** [ECO, name, moves]. */
 const TABLE = [
@@ -169,7 +167,7 @@ export function openingTable() {
   if (byPosition) return byPosition;
   const table = new Map();
   for (const [eco, name, moves] of TABLE) {
-    const pos = positionFromFen(START);
+    const pos = positionFromFen(INITIAL_FEN);
     for (const san of moves.split(' ')) {
       const move = parseSan(pos, san);
       if (!move) throw new Error(`openings: ${eco} ${name}: ${san} is not legal after the moves before it`);

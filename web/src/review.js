@@ -6,13 +6,15 @@
 export const INACCURACY = 6;
 export const MISTAKE = 2;
 export const BLUNDER = 4;
+/** The class a judged move (and its mark on the graph) is drawn with. */
+export const JUDGED = { [INACCURACY]: 'inaccuracy', [MISTAKE]: 'mistake', [BLUNDER]: 'blunder' };
 /** What each NAG prints as, beside a move. */
 export const GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 
 /**
  * White's winning chances in [-1, 1] from an engine score given from the
- * side to move's view (`{ cp }` or `{ mate }`), lichess's curve: a pawn up
- * is about +0.36, mate is ±1.
+ * side to move's view (`{ cp }` or `{ mate }`), lichess's curve (scores
+ * held to ±10 pawns): a pawn up is about +0.18, mate is ±1.
  */
 export function whiteChances(score, turn) {
   const sign = turn === 'white' ? 1 : -1;
@@ -36,7 +38,7 @@ export function judge(before, after, mover) {
 
 /** A node's NAGs with the engine's judgement in place of any earlier `?!`, `?` or `??`. */
 export function withJudgement(nags, nag) {
-  const kept = nags.filter((n) => n !== INACCURACY && n !== MISTAKE && n !== BLUNDER);
+  const kept = nags.filter((n) => !JUDGED[n]);
   return nag === null ? kept : [...kept, nag];
 }
 

@@ -88,6 +88,18 @@ export async function closeChecked(browser) {
 }
 
 /**
+ * Clicks the centre of `square` (`e2`) where the page shows the board now,
+ * with `bottom`'s side at the bottom of the board. It does not scroll first.
+ */
+export async function clickSquare(page, square, bottom = 'white') {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const [column, row] = bottom === 'white' ? [file, 7 - rank] : [7 - file, rank];
+  await page.mouse.click(box.x + ((column + 0.5) * box.width) / 8, box.y + ((row + 0.5) * box.height) / 8);
+}
+
+/**
  * Runs a UCI exchange with a fresh worker inside `page`: sends `lines`, then
  * resolves with every line up to the first that matches `until` (a regexp
  * source). `workerUrl` may carry `?build=scalar`.

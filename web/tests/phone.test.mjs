@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeChecked, shots, start } from './browser.mjs';
+import { clickSquare, closeChecked, shots, start } from './browser.mjs';
 
 let browser;
 before(async () => {
@@ -13,13 +13,8 @@ before(async () => {
 });
 after(() => closeChecked(browser));
 
-/** Taps the centre of `square` (`e2`) where the page shows it now, White at the bottom. */
-async function tap(page, square) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const file = square.charCodeAt(0) - 97;
-  const rank = Number(square[1]) - 1;
-  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((7 - rank + 0.5) * box.height) / 8);
-}
+/** Taps `square` (`e2`) where the page shows it now, without scrolling. */
+const tap = (page, square) => clickSquare(page, square);
 
 for (const [width, height] of [
   [360, 740],

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeChecked, shots, start } from './browser.mjs';
+import { clickSquare as clickBoard, closeChecked, shots, start } from './browser.mjs';
 
 let browser;
 let page;
@@ -21,12 +21,7 @@ before(async () => {
 });
 after(() => closeChecked(browser));
 
-async function clickSquare(square) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const file = square.charCodeAt(0) - 97;
-  const rank = Number(square[1]) - 1;
-  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((7 - rank + 0.5) * box.height) / 8);
-}
+const clickSquare = (square) => clickBoard(page, square);
 
 const moves = (n) => page.waitForFunction((n) => document.querySelectorAll('#moves .move').length === n, n, { timeout: 30000 });
 

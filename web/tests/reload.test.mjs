@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeChecked, shots, start } from './browser.mjs';
+import { clickSquare, closeChecked, shots, start } from './browser.mjs';
 
 let browser;
 let page;
@@ -19,12 +19,7 @@ const moveTexts = () => page.locator('#moves .move').allTextContents();
 const paper = "DeepChess, the paper's comparison network";
 
 /** Clicks a square (`e7`) of the board, seen from Black's side. */
-async function clickFromBlack(square) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const file = 7 - (square.charCodeAt(0) - 97);
-  const rank = Number(square[1]) - 1;
-  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((rank + 0.5) * box.height) / 8);
-}
+const clickFromBlack = (square) => clickSquare(page, square, 'black');
 
 /** The page as a player sees it: moves, the current one, side, board orientation and pickers. */
 const seen = () =>

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeChecked, dist, openSite, shots, uci } from './browser.mjs';
+import { clickSquare as clickBoard, closeChecked, dist, openSite, shots, uci } from './browser.mjs';
 
 let browser;
 let page;
@@ -17,10 +17,7 @@ after(() => closeChecked(browser));
 async function clickSquare(square) {
   // The move list scrolls its current move into view, which may scroll the page.
   await page.locator('#board').scrollIntoViewIfNeeded();
-  const box = await page.locator('#board cg-board').boundingBox();
-  const file = square.charCodeAt(0) - 97;
-  const rank = Number(square[1]) - 1;
-  await page.mouse.click(box.x + ((file + 0.5) * box.width) / 8, box.y + ((7 - rank + 0.5) * box.height) / 8);
+  await clickBoard(page, square);
 }
 
 const moveCount = () => page.locator('#moves .move').count();
