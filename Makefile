@@ -54,10 +54,11 @@ export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 WASM_RELAXED_MT := $(TARGET_DIR)/wasm-relaxed-mt/$(WASM_TARGET)/release/deepchess_wasm.wasm
 export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 
-# The trainer is tested with burn's CPU backend (flex); the wgpu backend, the
-# default for desktop GPUs, is type-checked (`check-wgpu`): it compiles for
-# about half an hour from a cold cache on two cores.
-TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex
+# The trainer is tested with burn's CPU backend (flex) and MPI (the tests
+# run two ranks on localhost, tests/mpi.rs); the wgpu backend, the default for
+# desktop GPUs, is type-checked without MPI (`check-wgpu`, the default
+# features): it compiles for about half an hour from a cold cache on two cores.
+TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex,mpi
 
 .PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native \
 	bench-wasm bench-train tools wasm-web web serve test-web bench-web

@@ -4,7 +4,8 @@
 # wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (the two
 # must match), and the npm packages of web/ (esbuild, chessground, chessops,
 # binaryen's wasm-opt, playwright-core). With --test, also what `make test`
-# needs: clippy, rustfmt, and Debian's chromium and chromium-driver (first, so
+# needs: clippy, rustfmt, Debian's chromium and chromium-driver, and Open MPI
+# for the trainer's MPI tests (first, so
 # that a missing prerequisite shows in the first seconds, not after a build).
 # Safe to run again: it only installs what is absent or out of date.
 set -euo pipefail
@@ -15,6 +16,8 @@ if [ "${1:-}" = "--test" ]; then
     # The browser tests drive Debian's chromium: Playwright (npm
     # playwright-core) directly, wasm-bindgen-test through chromedriver.
     apt_install_missing chromium chromium-driver
+    # The trainer's MPI tests: Open MPI, and libclang for the mpi crate's bindings.
+    apt_install_missing openmpi-bin libopenmpi-dev libclang-dev
     rustup component list --installed | grep -q '^clippy' || rustup component add clippy
     rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
     # The fuzz smoke run (make fuzz-smoke) drives libFuzzer through cargo-fuzz.

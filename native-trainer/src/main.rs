@@ -1,6 +1,7 @@
 //! `deepchess`: the DeepChess command-line tool.
 
 use clap::{Parser, Subcommand};
+use deepchess_trainer::cluster;
 use deepchess_trainer::commands::{bench, data, datagen, encode, eval, export, r#match, uci};
 
 /// See `deepchess_trainer::allocator`.
@@ -51,7 +52,33 @@ enum Command {
 fn main() -> std::process::ExitCode {
     deepchess_trainer::allocator::keep_freed_memory();
     let cli = Cli::parse();
-    let result = match cli.command {
+    // MPI, where a launcher started this process (kept until the command ends).
+    let splits = matches!(cli.command, Command::Datagen(_)) || is_train(&cli.command);
+    let session = match cluster::start(splits) {
+        Ok(session) => session,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let result = run(cli.command);
+    if let Err(err) = &result {
+        // Under mpirun, one rank's error ends them all (with its message).
+        cluster::abort_others(err);
+    }
+    session.finish();
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one command.
+fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Encode(args) => encode::run(&args),
         Command::Uci(args) => uci::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -62,12 +89,15 @@ fn main() -> std::process::ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Eval(command) => eval::run(&command),
         Command::Match(args) => r#match::run(&args),
-    };
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            std::process::ExitCode::FAILURE
-        }
     }
+}
+
+/// Whether `command` is `train …`.
+fn is_train(command: &Command) -> bool {
+    #[cfg(feature = "train")]
+    if matches!(command, Command::Train(_)) {
+        return true;
+    }
+    let _ = command;
+    false
 }

@@ -3,7 +3,7 @@
 //! Supervised training (`train az`), self-play and `eval az` share them; no
 //! burn here, so the CPU-only build's `eval az` has them too.
 
-use deepchess_core::alphazero::{Planes, move_index};
+use deepchess_core::alphazero::{PLANES, Planes, move_index};
 use deepchess_core::shakmaty::{Color, Move, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -61,6 +61,42 @@ impl Sample {
     /// The value target.
     pub fn z(&self) -> f32 {
         self.z
+    }
+
+    /// Appends the sample's bytes (little-endian: the planes, then the
+    /// policy's and the legal moves' lengths and entries, then `z`): how
+    /// self-play's samples travel between MPI ranks.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend(self.planes.values().iter().flat_map(|v| v.to_le_bytes()));
+        out.extend((self.policy.len() as u32).to_le_bytes());
+        for (index, p) in &self.policy {
+            out.extend(index.to_le_bytes());
+            out.extend(p.to_le_bytes());
+        }
+        out.extend((self.legal.len() as u32).to_le_bytes());
+        out.extend(self.legal.iter().flat_map(|i| i.to_le_bytes()));
+        out.extend(self.z.to_le_bytes());
+    }
+
+    /// Reads a sample [`Sample::write`] wrote from the front of `bytes`,
+    /// advancing it; None where they end early.
+    pub fn read(bytes: &mut &[u8]) -> Option<Sample> {
+        fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+            let (head, tail) = bytes.split_at_checked(n)?;
+            *bytes = tail;
+            Some(head)
+        }
+        let f32_at = |b: &[u8]| f32::from_le_bytes(b.try_into().expect("four bytes"));
+        let u16_at = |b: &[u8]| u16::from_le_bytes(b.try_into().expect("two bytes"));
+        let u32_at = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes")) as usize;
+        let values: Vec<f32> = take(bytes, 4 * PLANES * 64)?.chunks_exact(4).map(f32_at).collect();
+        let planes = Planes::from_values(&values)?;
+        let entries = u32_at(take(bytes, 4)?);
+        let policy = take(bytes, 6 * entries)?.chunks_exact(6).map(|e| (u16_at(&e[..2]), f32_at(&e[2..]))).collect();
+        let legal = u32_at(take(bytes, 4)?);
+        let legal = take(bytes, 2 * legal)?.chunks_exact(2).map(u16_at).collect();
+        let z = f32_at(take(bytes, 4)?);
+        Some(Sample::new(planes, policy, legal, z))
     }
 }
 

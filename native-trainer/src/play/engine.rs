@@ -112,7 +112,14 @@ impl Engine {
     pub fn start_with(protocol: Protocol, command: &str, options: &[(String, String)]) -> Result<Engine, EngineError> {
         let mut words = command.split_whitespace();
         let program = words.next().unwrap_or_default();
-        let mut child = Command::new(program)
+        let mut child = Command::new(program);
+        // An engine started by one MPI rank is not a rank itself.
+        for (name, _) in std::env::vars_os() {
+            if crate::cluster::is_launcher_variable(&name.to_string_lossy()) {
+                child.env_remove(name);
+            }
+        }
+        let mut child = child
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -291,6 +291,14 @@ pub struct SiameseArgs {
 
 /// Runs a `train` subcommand.
 pub fn run(command: &Command) -> anyhow::Result<()> {
+    // The learners split their batches across MPI ranks (the epoch runner);
+    // these run in one process.
+    match command {
+        Command::Utility(_) => crate::cluster::ensure_single("train utility")?,
+        Command::Bench(_) => crate::cluster::ensure_single("train bench")?,
+        Command::Devices => crate::cluster::ensure_single("train devices")?,
+        _ => {}
+    }
     match command {
         Command::Pos2vec(args) => run_pos2vec(args),
         Command::Siamese(args) => run_siamese(args),

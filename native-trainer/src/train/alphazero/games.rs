@@ -21,6 +21,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Gamma};
 
+use crate::cluster;
 use crate::data::az::Sample;
 
 /// How the games are played.
@@ -149,11 +150,62 @@ fn play_game(
     AzGame { samples, white_result, plies }
 }
 
-/// `count` self-play games of `net`, on `threads` threads, drawn by `seed`.
-pub fn self_play(net: &AzNet, count: usize, config: &AzPlayConfig, threads: usize, seed: u64) -> Vec<AzGame> {
-    parallel(count, threads, |i| {
-        play_game(net, net, Chess::default(), config, true, true, crate::data::mix(seed, i as u64))
-    })
+/// `count` self-play games of `net`, on `threads` threads, drawn by `seed`
+/// (game `i` by `mix(seed, i)`). Under MPI each rank plays its share of
+/// the games and every rank gets all of them, in order: the same games as
+/// one process plays.
+pub fn self_play(
+    net: &AzNet,
+    count: usize,
+    config: &AzPlayConfig,
+    threads: usize,
+    seed: u64,
+) -> anyhow::Result<Vec<AzGame>> {
+    let mine = cluster::share(count, cluster::rank(), cluster::size());
+    let games = parallel(mine.len(), threads, |i| {
+        let index = mine.start + i;
+        play_game(net, net, Chess::default(), config, true, true, crate::data::mix(seed, index as u64))
+    });
+    if cluster::size() == 1 {
+        return Ok(games);
+    }
+    let mut all = Vec::with_capacity(count);
+    for bytes in cluster::all_gather(AzGame::write_all(&games)) {
+        all.extend(AzGame::read_all(&bytes).ok_or_else(|| anyhow::anyhow!("a damaged game from another rank"))?);
+    }
+    anyhow::ensure!(all.len() == count, "the ranks played {} self-play games of {count}", all.len());
+    Ok(all)
+}
+
+impl AzGame {
+    /// `games` as bytes: each game's result, plies and samples.
+    fn write_all(games: &[AzGame]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for game in games {
+            out.extend(game.white_result.to_le_bytes());
+            out.extend((game.plies as u64).to_le_bytes());
+            out.extend((game.samples.len() as u64).to_le_bytes());
+            for sample in &game.samples {
+                sample.write(&mut out);
+            }
+        }
+        out
+    }
+
+    /// The games [`AzGame::write_all`] wrote; None for damaged bytes.
+    fn read_all(mut bytes: &[u8]) -> Option<Vec<AzGame>> {
+        let mut games = Vec::new();
+        while !bytes.is_empty() {
+            let (head, rest) = bytes.split_at_checked(20)?;
+            bytes = rest;
+            let white_result = f32::from_le_bytes(head[..4].try_into().ok()?);
+            let plies = u64::from_le_bytes(head[4..12].try_into().ok()?) as usize;
+            let count = u64::from_le_bytes(head[12..].try_into().ok()?) as usize;
+            let samples = (0..count).map(|_| Sample::read(&mut bytes)).collect::<Option<Vec<_>>>()?;
+            games.push(AzGame { samples, white_result, plies });
+        }
+        Some(games)
+    }
 }
 
 /// A gate match of `count` games, `new` White in the even ones: its wins,
@@ -205,7 +257,12 @@ mod tests {
     fn self_play_games_follow_the_rules_and_label_every_position() {
         let net = seeded::az_net(1, 8, 3);
         let config = AzPlayConfig::new().with_playouts(16).with_max_plies(40).with_temperature_plies(10);
-        for game in self_play(&net, 3, &config, 2, 7) {
+        let games = self_play(&net, 3, &config, 2, 7).unwrap();
+        // As they travel between MPI ranks, whole.
+        let again = AzGame::read_all(&AzGame::write_all(&games)).unwrap();
+        assert_eq!(AzGame::write_all(&again), AzGame::write_all(&games));
+        assert!(AzGame::read_all(&AzGame::write_all(&games)[..100]).is_none());
+        for game in games {
             assert_eq!(game.samples.len(), game.plies);
             assert!(game.plies <= 40);
             for sample in &game.samples {

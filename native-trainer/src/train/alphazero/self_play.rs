@@ -157,9 +157,14 @@ impl Learner for AzSelfPlayLearner {
         if state.accepted.is_none() {
             state.accepted = Some(model.valid().to_az(String::from("generation start"))?);
         }
-        let net = state.accepted.clone().expect("set above");
+        let mut net = state.accepted.clone().expect("set above");
+        if crate::cluster::size() > 1 {
+            // Rank 0 gates (in `save`): every rank plays its accepted network.
+            net = AzNet::from_bytes(&crate::cluster::broadcast(net.to_bytes()))?;
+            state.accepted = Some(net.clone());
+        }
         let seed = mix(self.config.data.seed, epoch as u64);
-        let games = games::self_play(&net, play.games, play, GAME_THREADS, seed);
+        let games = games::self_play(&net, play.games, play, GAME_THREADS, seed)?;
         let mut results = [0usize; 3];
         let mut plies = 0;
         for game in games {

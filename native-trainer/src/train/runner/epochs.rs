@@ -7,12 +7,22 @@
 //! own files, `metrics.csv`/`.svg` and, last, `state.json` (`epochs_done`),
 //! each replaced atomically: a run killed at any moment keeps its last
 //! completed epoch, and `--resume` continues from it with the same figures.
+//!
+//! Under `mpirun` every rank runs this loop on its share of each batch and
+//! the ranks all-reduce their gradients before each step
+//! ([`crate::train::runner::data_parallel`]); `--batch-size` stays the
+//! whole batch, so N ranks train as one process would. Rank 0 alone reads
+//! and writes the run directory, validates and prints; it hands the others
+//! the configuration, the epoch to start from, the weights and the
+//! optimizer's state, so a run resumes with any number of ranks.
 
 use std::time::Instant;
 
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::cluster;
+use crate::train::runner::data_parallel;
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::learner::{Learner, Loss, Phase};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -55,31 +65,47 @@ pub fn run_learner<C: burn::config::Config, L: Learner>(
     options: &RunOptions,
     new: impl FnOnce(C, &std::path::Path, DeviceChoice, bool) -> anyhow::Result<L>,
 ) -> anyhow::Result<Vec<EpochRow>> {
-    let run = RunDir::create(out)?;
-    let config = run.config(config, options.resume)?;
-    run_epochs(&new(config, data, device, options.quiet)?, &run, options)
+    let root = cluster::is_root();
+    let run = if root { RunDir::create(out)? } else { RunDir::elsewhere(out) };
+    // Rank 0's configuration (a resumed run's saved one) on every rank.
+    let config = if root { run.config(config, options.resume)? } else { config };
+    let json = cluster::broadcast(burn::config::config_to_json(&config).into_bytes());
+    let config = C::load_binary(&json).map_err(|e| anyhow::anyhow!("the configuration from rank 0: {e}"))?;
+    let learner = new(config, data, device, options.quiet || !root)?;
+    if !root {
+        return run_epochs(&learner, &run, &RunOptions { quiet: true, ..*options });
+    }
+    run_epochs(&learner, &run, options)
 }
 
 /// Trains (or resumes) `learner` in `run`. Returns every epoch's metrics.
 pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -> anyhow::Result<Vec<EpochRow>> {
     let phases = learner.phases();
     let total: usize = phases.iter().map(|p| p.optim.epochs).sum();
-    let state = if options.resume { run.state()? } else { None };
+    let root = cluster::is_root();
+    let state = if options.resume && root { run.state()? } else { None };
     let done = state.map(|s| state_field(&s, "epochs_done")).transpose()?.unwrap_or(0);
+    let done = cluster::broadcast_u64(done as u64) as usize;
     anyhow::ensure!(done <= total, "state.json has {done} epochs done, the configuration {total}");
 
-    let mut rows = if done > 0 { metrics::read(&run.path("metrics.csv"), done)? } else { Vec::new() };
+    let mut rows = if done > 0 && root { metrics::read(&run.path("metrics.csv"), done)? } else { Vec::new() };
     let mut model = learner.init(done > 0)?;
     let mut optim: Option<ModuleOptimizer> = None;
     if done > 0 {
         // The saved module has the shapes of the last completed epoch's phase.
         let (last, _) = locate(&phases, done - 1);
-        model = run.load_module("model", learner.begin_phase(model, last))?;
+        model = learner.begin_phase(model, last);
+        if root {
+            model = run.load_module("model", model)?;
+        }
         let (next, epoch) = locate(&phases, done);
         if next < phases.len() && epoch > 0 {
-            optim = Some(run.load_optimizer("optimizer", phases[next].optim.init())?);
+            optim = Some(data_parallel::sync_optimizer(&run.path("optimizer.bpk"), phases[next].optim.init())?);
         }
     }
+    // Every rank starts from rank 0's weights (fresh or resumed).
+    model = data_parallel::sync_module(model);
+    let (rank, ranks) = (cluster::rank(), cluster::size());
 
     let stop = done.saturating_add(options.max_epochs.unwrap_or(usize::MAX)).min(total);
     for index in done..stop {
@@ -93,6 +119,17 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
         let lr = phase.optim.lr(epoch);
 
         let items = learner.epoch(&model, p, epoch)?;
+        if ranks > 1 {
+            // Every rank must draw the same items: the learners' epochs are seeded.
+            let mut counts = [items.len() as f32, 1.0];
+            cluster::all_reduce_sum(&mut counts);
+            anyhow::ensure!(
+                counts[0] == items.len() as f32 * counts[1],
+                "rank {rank} drew {} items for epoch {}, other ranks a different number",
+                items.len(),
+                index + 1
+            );
+        }
         let progress = ProgressBar::hidden();
         if !options.quiet {
             progress.set_draw_target(ProgressDrawTarget::stderr());
@@ -108,14 +145,28 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
         progress.set_prefix(format!("{} epoch {}/{}", phase.name, epoch + 1, phase.optim.epochs));
         let start = Instant::now();
         let (mut loss_sum, mut correct, mut seen) = (0f64, None::<usize>, 0usize);
+        let mut reducing = std::time::Duration::ZERO;
         for batch in items.chunks(phase.optim.batch_size.max(1)) {
-            let Loss { loss, correct: right } = learner.loss(&model, p, batch);
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            loss_sum += f64::from(loss.into_scalar::<f32>()) * batch.len() as f64;
+            // This rank's share of the batch (all of it alone).
+            let share = &batch[cluster::share(batch.len(), rank, ranks)];
+            // The share's loss sum, correct count and whether the learner classifies.
+            let (grads, mut stats) = if share.is_empty() {
+                (None, [0.0; 3])
+            } else {
+                let Loss { loss, correct: right } = learner.loss(&model, p, share);
+                let grads = GradientsParams::from_grads(loss.backward(), &model);
+                let loss = loss.into_scalar::<f32>() * share.len() as f32;
+                (Some(grads), [loss, right.unwrap_or(0) as f32, f32::from(u8::from(right.is_some()))])
+            };
+            let reduce = Instant::now();
+            let weight = share.len() as f32 / batch.len() as f32;
+            let grads = data_parallel::all_reduce(&model, grads, weight, &mut stats);
+            reducing += reduce.elapsed();
+            loss_sum += f64::from(stats[0]);
             // Fresh leaves after each step: see `fresh`.
             model = fresh(learner.constrain(optim.step(lr, model, grads)));
-            if let Some(right) = right {
-                *correct.get_or_insert(0) += right;
+            if stats[2] > 0.0 {
+                *correct.get_or_insert(0) += stats[1] as usize;
             }
             seen += batch.len();
             progress.inc(batch.len() as u64);
@@ -125,7 +176,16 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
         let seconds = start.elapsed().as_secs_f64();
         progress.finish_and_clear();
 
-        let validation = learner.validate(&model, p, !options.quiet)?;
+        // Rank 0 validates the phase's model before the phase ends.
+        let validation = if root { Some(learner.validate(&model, p, !options.quiet)?) } else { None };
+        if epoch + 1 == phase.optim.epochs {
+            model = learner.end_phase(model, p);
+        }
+        // Rank 0's weights again, in case the ranks' float sums ever differ.
+        model = data_parallel::sync_module(model);
+        let Some(validation) = validation else {
+            continue;
+        };
         let row = EpochRow {
             epoch: index + 1,
             phase: p + 1,
@@ -138,12 +198,14 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
         };
         if !options.quiet {
             let detail = validation.detail.map_or_else(String::new, |d| format!("  ({d})"));
-            eprintln!("{} epoch {}: {}{detail}", phase.name, epoch + 1, row.csv_row());
+            let ranks = if ranks > 1 {
+                format!("  ({ranks} ranks; all-reduce {:.0}% of the epoch)", 100.0 * reducing.as_secs_f64() / seconds)
+            } else {
+                String::new()
+            };
+            eprintln!("{} epoch {}: {}{detail}{ranks}", phase.name, epoch + 1, row.csv_row());
         }
         rows.push(row);
-        if epoch + 1 == phase.optim.epochs {
-            model = learner.end_phase(model, p);
-        }
         run.save_module("model", &model)?;
         run.save_optimizer("optimizer", optim)?;
         learner.save(run, &model, &rows)?;

@@ -3,13 +3,15 @@
 //! table and plot ([`metrics`]), the optimizer ([`optim`]), the shared
 //! configuration sections ([`config`]), the device ([`device`]) and, with
 //! wgpu, the adapters it is chosen from (`adapters`), batches and
-//! inputs ([`batch`], [`inputs`]), the presets ([`preset`]) and the tensor
+//! inputs ([`batch`], [`inputs`]), training on several MPI ranks
+//! ([`data_parallel`]), the presets ([`preset`]) and the tensor
 //! helpers ([`tensors`]).
 
 #[cfg(feature = "wgpu")]
 pub mod adapters;
 pub mod batch;
 pub mod config;
+pub mod data_parallel;
 pub mod device;
 pub mod epochs;
 pub mod inputs;

@@ -35,6 +35,12 @@ impl RunDir {
         Ok(RunDir { dir: dir.to_owned() })
     }
 
+    /// The run directory as another MPI rank knows it: it neither creates
+    /// nor reads it (rank 0 does both).
+    pub fn elsewhere(dir: &Path) -> RunDir {
+        RunDir { dir: dir.to_owned() }
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
