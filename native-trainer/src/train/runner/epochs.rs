@@ -71,11 +71,9 @@ pub fn run_learner<C: burn::config::Config, L: Learner>(
     let config = if root { run.config(config, options.resume)? } else { config };
     let json = cluster::broadcast(burn::config::config_to_json(&config).into_bytes());
     let config = C::load_binary(&json).map_err(|e| anyhow::anyhow!("the configuration from rank 0: {e}"))?;
-    let learner = new(config, data, device, options.quiet || !root)?;
-    if !root {
-        return run_epochs(&learner, &run, &RunOptions { quiet: true, ..*options });
-    }
-    run_epochs(&learner, &run, options)
+    // Only rank 0 prints.
+    let options = RunOptions { quiet: options.quiet || !root, ..*options };
+    run_epochs(&new(config, data, device, options.quiet)?, &run, &options)
 }
 
 /// Trains (or resumes) `learner` in `run`. Returns every epoch's metrics.
