@@ -1,6 +1,6 @@
-//! DeepChess: a chess network that learns from game results alone
-//! (David, Netanyahu and Wolf, ICANN 2016), rebuilt for native and
-//! WebAssembly targets.
+//! DeepChess: a chess network that learns from games, with no hand-written
+//! evaluation (David, Netanyahu and Wolf, ICANN 2016), rebuilt for native
+//! and WebAssembly targets.
 //!
 //! This crate is `#![no_std]` with `alloc`. It holds what every DeepChess
 //! program shares:

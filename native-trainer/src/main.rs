@@ -8,7 +8,7 @@ use deepchess_trainer::commands::{bench, data, datagen, encode, eval, export, r#
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// DeepChess: a chess network that learns from game results alone.
+/// DeepChess: chess networks that learn from games, with no hand-written evaluation.
 #[derive(Parser)]
 #[command(name = "deepchess", version, about)]
 struct Cli {

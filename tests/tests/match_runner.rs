@@ -126,6 +126,36 @@ fn time_losses_and_our_own_forfeits_are_counted_apart() {
 }
 
 #[test]
+fn time_odds_give_each_side_its_own_clock() {
+    // After an eight-ply opening each side makes six moves; we think 400 ms
+    // a move from our second on: 2 s or more overruns a 1 s clock, and fits
+    // a 4 s one.
+    let slow = fake("--name Slow --slow-after 1 --slow-ms 400");
+    let even = ["--games", "2", "--tc", "1+0", "--max-plies", "20"];
+    let (summary, _) = run_match(&slow, &fake("--name Quick"), &even);
+    assert!(summary.contains("our forfeits    : 2 (crashes 0, on time 2, illegal moves 0)"), "{summary}");
+
+    let odds = ["--games", "2", "--tc", "4+0", "--opponent-tc", "1+0", "--max-plies", "20"];
+    let (summary, pgn) = run_match(&slow, &fake("--name Quick"), &odds);
+    assert!(summary.contains("ours 4+0, theirs 1+0"), "{summary}");
+    assert!(summary.contains("our forfeits    : 0 (crashes 0, on time 0"), "{summary}");
+    assert!(summary.contains("W/D/L           : 0 / 2 / 0"), "{summary}");
+    let games: Vec<&str> = pgn.split("[Event").skip(1).collect();
+    assert_eq!((tag(games[0], "WhiteTimeControl"), tag(games[0], "BlackTimeControl")), ("4+0", "1+0"));
+    assert_eq!((tag(games[1], "WhiteTimeControl"), tag(games[1], "BlackTimeControl")), ("1+0", "4+0"));
+    assert!(!pgn.contains("[TimeControl"), "{pgn}");
+}
+
+#[test]
+fn a_fixed_depth_match_says_so() {
+    let (summary, pgn) =
+        run_match(&fake("--name A"), &fake("--name B"), &["--games", "2", "--depth", "2", "--max-plies", "20"]);
+    assert!(summary.contains("2 games, depth 2"), "{summary}");
+    assert_eq!(pgn.matches("[TimeControl \"depth 2\"]").count(), 2, "{pgn}");
+    assert!(summary.contains("as White        : ") && summary.contains("as Black        : "), "{summary}");
+}
+
+#[test]
 fn the_sprt_stops_the_match_when_it_decides() {
     // Our engine crashes in every game: at 0,200 each lost pair adds −0.42
     // to the LLR, so seven do not decide (−2.93) and eight accept H0 (−3.35

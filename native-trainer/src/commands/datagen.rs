@@ -339,10 +339,10 @@ fn play_game(
     let game = if w == b {
         // One engine plays itself: a second process for Black.
         let mut other = Engine::start(&args.engines[b], &[])?;
-        game::play(&mut engines[w], &mut other, &opening, tc, args.max_plies)?
+        game::play(&mut engines[w], &mut other, &opening, [tc; 2], args.max_plies)?
     } else {
         let (white, black) = two(engines, w, b);
-        game::play(white, black, &opening, tc, args.max_plies)?
+        game::play(white, black, &opening, [tc; 2], args.max_plies)?
     };
     if let Some(side) = game.termination.failed_side() {
         let e = if side == shakmaty::Color::White { w } else { b };

@@ -4,25 +4,27 @@ use std::path::PathBuf;
 
 use crate::data::{Dataset, Pair, Record, Sampling, dataset_files};
 use crate::eval::accuracy;
+use crate::eval::judge::{Judge, Judged};
 use crate::network;
 
 /// `deepchess eval …`
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Held-out pair accuracy through the core's integer inference (the code that plays).
+    /// Held-out pair accuracy through the core's inference (the code that plays), any family.
     Accuracy(AccuracyArgs),
     /// The AlphaZero network on held-out positions: policy top-1 and value MSE (core's inference).
     Az(crate::eval::az::Args),
-    /// Test suites in EPD: solved bm/am positions, STS points (c8/c9).
+    /// Test suites in EPD: solved bm/am positions, STS points (c8/c9), any family and search.
     Epd(crate::eval::epd::Args),
-    /// The paper's static tests: pairs of real positions that differ in one piece or right.
+    /// Static tests, any family: pairs of real positions that differ in one feature (a piece, castling, the
+    /// bishop pair, mobility, king safety, passed, isolated or doubled pawns).
     Understanding(crate::eval::understanding::Args),
 }
 
 /// Arguments of `eval accuracy`.
 #[derive(clap::Args)]
 pub struct AccuracyArgs {
-    /// The network (`.dcnn`).
+    /// The network, of any family (`.dcnn`, `.dcsn`, `.dcaz`).
     #[arg(long)]
     weights: PathBuf,
     /// A dataset: a directory (its validation split) or a `.bin` file.
@@ -47,7 +49,8 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Epd(args) => return crate::eval::epd::run(args),
         Command::Understanding(args) => return crate::eval::understanding::run(args),
     };
-    let net = network::load(&args.weights)?;
+    let weights = network::load_weights(&args.weights)?;
+    let summary = weights.summary();
     let sources = match &args.data {
         Some(data) => crate::data::read_sources(data)?,
         None => Vec::new(),
@@ -60,22 +63,38 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         (None, Some(pgn)) => accuracy::records_from_pgn(pgn, &Sampling::default())?,
         (None, None) => anyhow::bail!("give --data or --pgn"),
     };
+    // Another family's networks are judged by their value.
+    let mut judge = if weights.deepchess().is_some() { None } else { Judge::new(weights.clone()) };
     let pairs = accuracy::pairs(&records, args.pairs, args.seed);
     anyhow::ensure!(!pairs.is_empty(), "no pairs: the data needs positions from games won by each side");
-    // Each head the network has: the comparison head's order of the pair,
-    // and the utility's (the scalar search's evaluation).
-    let heads = |records: &[Record], pairs: &[Pair]| -> String {
+    // Each head a DeepChess network has: the comparison head's order of the
+    // pair, and the utility's (the scalar search's evaluation); another
+    // family's value for White.
+    let mut heads = |records: &[Record], pairs: &[Pair]| -> String {
         let mut figures = Vec::new();
-        if net.has_comparison() {
-            figures.push(format!("{:.2}% comparison head", 100.0 * accuracy::quantized_accuracy(&net, records, pairs)));
-        }
-        if net.has_utility() {
-            let value = accuracy::quantized_value_accuracy(&net, records, pairs);
-            figures.push(format!("{:.2}% utility", 100.0 * value));
+        if let Some(net) = weights.deepchess() {
+            if net.has_comparison() {
+                let comparison = accuracy::quantized_accuracy(net, records, pairs);
+                figures.push(format!("{:.2}% comparison head", 100.0 * comparison));
+            }
+            if net.has_utility() {
+                let value = accuracy::quantized_value_accuracy(net, records, pairs);
+                figures.push(format!("{:.2}% utility", 100.0 * value));
+            }
+        } else if let Some(judge) = &mut judge {
+            let values: Vec<f64> = records
+                .iter()
+                .map(|r| match r.position().map(|p| judge.judge(&p)) {
+                    Some(Judged::Value(v)) => v,
+                    _ => f64::NAN,
+                })
+                .collect();
+            let value = accuracy::value_accuracy(pairs, |i| values[i as usize]);
+            figures.push(format!("{:.2}% {}", 100.0 * value, judge.head()));
         }
         figures.join(", ")
     };
-    println!("network   : {} ({})", args.weights.display(), net.shape());
+    println!("network   : {} ({summary})", args.weights.display());
     println!("positions : {}", records.len());
     println!("pairs     : {}", pairs.len());
     println!("accuracy  : {}", heads(&records, &pairs));

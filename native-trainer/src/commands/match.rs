@@ -45,14 +45,22 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     games: usize,
     /// Clock per side, base+increment in seconds (cutechess's `10+0.1`).
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+    #[arg(long, conflicts_with_all = ["movetime", "nodes", "depth"])]
     tc: Option<String>,
+    /// The opponent's clock where it differs from ours (time odds: `--tc
+    /// 40+0.4 --opponent-tc 10+0.1` gives us four times its time).
+    #[arg(long, requires = "tc")]
+    opponent_tc: Option<String>,
     /// Fixed time per move, ms.
-    #[arg(long, conflicts_with = "nodes")]
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
     movetime: Option<u64>,
     /// Fixed nodes per move.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "depth")]
     nodes: Option<u64>,
+    /// Fixed search depth per move, for both sides (`go depth N`, xboard's
+    /// `sd N`): the seeds' fixed-depth matches.
+    #[arg(long)]
+    depth: Option<u32>,
     /// Openings, one line of UCI moves each (default: 16 common lines).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -94,12 +102,16 @@ struct Finished {
 
 /// Plays the match and prints the summary.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let tc = match (&args.tc, args.movetime, args.nodes) {
-        (Some(tc), _, _) => TimeControl::parse_clock(tc)?,
-        (None, Some(ms), _) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (None, None, Some(nodes)) => TimeControl::Nodes(nodes),
-        (None, None, None) => anyhow::bail!("give --tc, --movetime or --nodes"),
+    let tc = match (&args.tc, args.movetime, args.nodes, args.depth) {
+        (Some(tc), ..) => TimeControl::parse_clock(tc)?,
+        (None, Some(ms), ..) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (None, None, Some(nodes), _) => TimeControl::Nodes(nodes),
+        (None, None, None, Some(depth)) => TimeControl::Depth(depth),
+        (None, None, None, None) => anyhow::bail!("give --tc, --movetime, --nodes or --depth"),
     };
+    let their_tc = args.opponent_tc.as_deref().map(TimeControl::parse_clock).transpose()?.unwrap_or(tc);
+    // White's and Black's time controls in a game where we are (or are not) White.
+    let sides = |ours_white: bool| if ours_white { [tc, their_tc] } else { [their_tc, tc] };
     let mut openings = openings::load(args.openings.as_deref())?;
     anyhow::ensure!(
         args.skip_openings < openings.len(),
@@ -143,11 +155,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             game.index + 1,
             args.games
         );
+        let expected = sides(game.index % 2 == 0).map(|t| t.pgn_tag());
         anyhow::ensure!(
-            game.time_control == tc.pgn_tag(),
-            "the log's games were played at {}, this match is {}",
-            game.time_control,
-            tc.pgn_tag()
+            game.time_controls == expected,
+            "game {} of the log was played at {} (White) and {} (Black), this match at {} and {}",
+            game.index + 1,
+            game.time_controls[0],
+            game.time_controls[1],
+            expected[0],
+            expected[1]
         );
         done[game.index] = true;
         tally.add(game.result, game.index % 2 == 0, game.forfeit);
@@ -166,7 +182,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..args.concurrency.clamp(1, todo.len().max(1)) {
             let tx = tx.clone();
-            let (next, openings, ours, options, todo) = (&next, &openings, &ours, &options, &todo);
+            let (next, openings, ours, options, todo, sides) = (&next, &openings, &ours, &options, &todo, &sides);
             scope.spawn(move || {
                 let result = (|| -> anyhow::Result<()> {
                     let mut us = Engine::start(ours, &[])?;
@@ -179,7 +195,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                         let opening = &openings[(index / 2) % openings.len()];
                         let (white, black) = if ours_white { (&mut us, &mut them) } else { (&mut them, &mut us) };
                         let names = [white.name().to_string(), black.name().to_string()];
-                        let game = game::play(white, black, opening, tc, args.max_plies)?;
+                        let game = game::play(white, black, opening, sides(ours_white), args.max_plies)?;
                         if let Some(side) = game.termination.failed_side() {
                             let failed = if (side == Color::White) == ours_white { &mut us } else { &mut them };
                             failed.restart()?;
@@ -210,7 +226,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 }
             }
             if let Some(log) = &mut log {
-                let tags = [
+                let mut tags = vec![
                     ("Event", "deepchess match".to_string()),
                     ("Site", "local".to_string()),
                     ("Round", (done.index + 1).to_string()),
@@ -219,8 +235,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     // Which engine is which, where both give the same name (a network against another).
                     ("WhiteCommand", if done.ours_white { ours.clone() } else { args.engine.clone() }),
                     ("BlackCommand", if done.ours_white { args.engine.clone() } else { ours.clone() }),
-                    ("TimeControl", tc.pgn_tag()),
                 ];
+                tags.extend(TimeControl::pgn_tags(sides(done.ours_white)));
                 log.append(&game::pgn(&done.game, &tags))?;
             }
             progress.inc(1);
@@ -253,7 +269,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
     let them = them.unwrap_or_else(|| args.engine.clone());
     let score = tally.headline;
-    println!("DeepChess vs {them}: {} games, {}", tally.all.games(), tc.pgn_tag());
+    let clocks =
+        if their_tc == tc { tc.pgn_tag() } else { format!("ours {}, theirs {}", tc.pgn_tag(), their_tc.pgn_tag()) };
+    println!("DeepChess vs {them}: {} games, {clocks}", tally.all.games());
     println!("W/D/L           : {} / {} / {}", score.wins, score.draws, score.losses);
     println!("score           : {:.1}%", 100.0 * score.fraction());
     match score.elo() {
@@ -262,6 +280,21 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => println!("Elo difference  : unbounded (all games {})", if score.wins > 0 { "won" } else { "lost" }),
     }
     println!("LOS             : {:.1}%", 100.0 * score.los());
+    let [white, black] = tally.by_colour;
+    println!(
+        "as White        : {} / {} / {} ({:.1}%)",
+        white.wins,
+        white.draws,
+        white.losses,
+        100.0 * white.fraction()
+    );
+    println!(
+        "as Black        : {} / {} / {} ({:.1}%)",
+        black.wins,
+        black.draws,
+        black.losses,
+        100.0 * black.fraction()
+    );
     println!("their forfeits  : {} (wins left out of the score above)", tally.theirs);
     println!("our forfeits    : {} (losses counted above)", tally.ours);
     println!("with forfeits   : {}", tally.all);

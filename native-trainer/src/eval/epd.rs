@@ -29,12 +29,16 @@ pub struct Args {
     /// Depth per position (reproducible anywhere).
     #[arg(long)]
     depth: Option<u32>,
-    /// The network (default: the embedded one).
+    /// The network, of any family: `.dcnn`, `.dcsn` or `.dcaz` (default:
+    /// the embedded one).
     #[arg(long)]
     weights: Option<PathBuf>,
-    /// Which search plays: scalar or comparison.
-    #[arg(long, default_value = "scalar", value_parser = ["scalar", "comparison"])]
-    search: String,
+    /// Which search plays: scalar, comparison or mcts (default: the one the
+    /// engine would play the network with: a learner's plays scalar, the
+    /// AlphaZero network MCTS). MCTS at depth d runs a fixed number of
+    /// playouts per depth.
+    #[arg(long, value_parser = ["scalar", "comparison", "mcts"])]
+    search: Option<String>,
     /// Print each position's result.
     #[arg(long)]
     verbose: bool,
@@ -111,9 +115,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let Some((_, weights)) = network::chosen(args.weights.as_deref())? else {
         anyhow::bail!("no network: give --weights")
     };
-    let kind: SearchKind = args.search.parse()?;
-    anyhow::ensure!(search::supports(&weights, kind), "the network cannot play the {} search", kind.name());
-    let mut search = search::build(&weights, SearchChoice { search: kind, mcts: false }, DEFAULT_HASH_MB);
+    let kind = match &args.search {
+        Some(name) if name == "mcts" => SearchKind::Mcts,
+        Some(name) => name.parse::<SearchKind>()?,
+        None => search::playable(&weights, SearchChoice { search: SearchKind::Scalar, mcts: false }),
+    };
+    anyhow::ensure!(
+        search::supports(&weights, kind),
+        "the network cannot play the {} search {}",
+        kind.name(),
+        search::plays(&weights)
+    );
+    let choice = SearchChoice {
+        search: if kind == SearchKind::Mcts { SearchKind::Scalar } else { kind },
+        mcts: kind == SearchKind::Mcts,
+    };
+    let mut search = search::build(&weights, choice, DEFAULT_HASH_MB);
     let (mut solved, mut tested, mut points, mut max_points) = (0, 0, 0, 0);
     for case in &cases {
         search.clear();

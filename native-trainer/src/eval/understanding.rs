@@ -1,18 +1,24 @@
-//! `deepchess eval understanding`: the paper's static tests (§5.1).
+//! `deepchess eval understanding`: the paper's static tests (§5.1) and
+//! the usual evaluation terms, for a network of any family.
 //!
-//! Pairs of real positions that differ in one feature: a piece of one role
-//! removed, or one castling right taken away. The network should prefer, for
-//! White, the position where White has the piece (or the right), and the one
-//! where Black lacks it. The report gives, per role and side, how often it
-//! does.
+//! Pairs of real positions that differ in one feature
+//! ([`feature_pairs`](crate::eval::feature_pairs)): a piece of one role
+//! removed, the castling rights taken away (the paper's tests), the bishop
+//! pair, mobility, king safety, and passed, isolated and doubled pawns. The
+//! network should prefer the position that is better for the side whose
+//! feature changed. The report gives, per feature and side, how often it
+//! does, judged by the network's own head ([`Judge`]).
 
+use std::cmp::Ordering;
 use std::path::PathBuf;
 
-use deepchess_core::Network;
-use deepchess_core::shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, Role};
+use anyhow::Context;
+use deepchess_core::shakmaty::{Chess, Color};
 
 use crate::data::Sampling;
 use crate::eval::accuracy;
+use crate::eval::feature_pairs::Feature;
+use crate::eval::judge::Judge;
 use crate::network;
 
 /// Arguments of `eval understanding`.
@@ -21,7 +27,8 @@ pub struct Args {
     /// Games to take positions from (`.pgn` or `.pgn.zst`).
     #[arg(long)]
     pgn: PathBuf,
-    /// The network (default: the embedded one).
+    /// The network, of any family: `.dcnn`, `.dcsn` or `.dcaz` (default:
+    /// the embedded one).
     #[arg(long)]
     weights: Option<PathBuf>,
     /// Most positions to use.
@@ -29,60 +36,43 @@ pub struct Args {
     positions: usize,
 }
 
-/// One line of the report: how often the network preferred the side that
-/// has the feature.
+/// One line of the report: how often the network preferred the position
+/// that is better for the side whose feature changed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Pairs judged.
     pub pairs: usize,
-    /// Pairs where the network preferred the side with the feature.
+    /// Pairs where the network preferred the better position.
     pub agreed: usize,
+    /// Pairs the network could not tell apart (a learner whose inputs lack
+    /// castling rights, say).
+    pub ties: usize,
 }
 
-/// The features tested, in report order.
-pub const FEATURES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "castling right"];
-
-/// `pos` without one feature of `color`: a piece of `feature`'s role or, for
-/// feature 5, all its castling rights. `None` if it has none, or if the
-/// result is not a legal position. The piece is the first (a1 to h8) whose
-/// square carries no castling right; only when every such piece does (rooks
-/// in their corners) does the right go with the rook.
-pub fn without(pos: &Chess, color: Color, feature: usize) -> Option<Chess> {
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    if feature < 5 {
-        let role = Role::ALL[feature];
-        let pieces = setup.board.by_role(role) & setup.board.by_color(color);
-        let square = (pieces & !setup.castling_rights).first().or_else(|| pieces.first())?;
-        setup.board.discard_piece_at(square);
-    } else {
-        let before = setup.castling_rights;
-        let backrank = if color == Color::White { 0x0000_0000_0000_00ff } else { 0xff00_0000_0000_0000 };
-        setup.castling_rights = before & !shakmaty::Bitboard(backrank);
-        if setup.castling_rights == before {
-            return None;
-        }
-    }
-    setup.ep_square = None;
-    // A rook taken from its corner takes its castling right with it.
-    match Chess::from_setup(setup, CastlingMode::Standard) {
-        Ok(pos) => Some(pos),
-        Err(err) => err.ignore_invalid_castling_rights().ok(),
+impl Tally {
+    /// The share agreed, a tie counting half (as a coin would).
+    pub fn share(&self) -> f64 {
+        (self.agreed as f64 + 0.5 * self.ties as f64) / self.pairs.max(1) as f64
     }
 }
 
-/// Tallies per feature and colour (index 0: White's feature, 1: Black's).
-pub fn understanding(net: &Network, positions: &[Chess]) -> Vec<[Tally; 2]> {
-    let mut report = vec![[Tally::default(), Tally::default()]; FEATURES.len()];
+/// Tallies per feature of [`Feature::ALL`] and side (index 0: a change to
+/// White's feature, 1: to Black's).
+pub fn understanding(judge: &mut Judge, positions: &[Chess]) -> Vec<[Tally; 2]> {
+    let mut report = vec![[Tally::default(), Tally::default()]; Feature::ALL.len()];
     for pos in positions {
-        let original = net.embed_position(pos);
-        for (feature, tallies) in report.iter_mut().enumerate() {
+        let original = judge.judge(pos);
+        for (feature, tallies) in Feature::ALL.iter().zip(report.iter_mut()) {
             for (side, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                let Some(reduced) = without(pos, color, feature) else { continue };
-                let reduced = net.embed_position(&reduced);
-                // Greater: the original is better for White than the reduced one.
-                let original_better = net.compare_logit(&original, &reduced) > 0;
+                let Some((changed, original_better)) = feature.pair(pos, color) else { continue };
+                let changed = judge.judge(&changed);
+                let (better, worse) = if original_better { (&original, &changed) } else { (&changed, &original) };
+                // Better for White when the feature is White's, for Black when it is Black's.
+                let order = judge.order_for_white(better, worse);
+                let order = if color == Color::White { order } else { order.reverse() };
                 tallies[side].pairs += 1;
-                tallies[side].agreed += usize::from(original_better == (color == Color::White));
+                tallies[side].agreed += usize::from(order == Ordering::Greater);
+                tallies[side].ties += usize::from(order == Ordering::Equal);
             }
         }
     }
@@ -91,26 +81,29 @@ pub fn understanding(net: &Network, positions: &[Chess]) -> Vec<[Tally; 2]> {
 
 /// Runs the tests and prints the report.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let net = network::chosen_deepchess(args.weights.as_deref())?;
+    let (name, weights) =
+        network::chosen(args.weights.as_deref())?.context("this build has no embedded network: give --weights")?;
+    let mut judge =
+        Judge::new(weights).with_context(|| format!("{name} has neither a comparison nor a utility head"))?;
     let sampling = Sampling { include_draws: true, ..Sampling::default() };
     let positions: Vec<Chess> = accuracy::records_from_pgn(&args.pgn, &sampling)?
         .iter()
         .filter_map(|r| r.position())
         .take(args.positions)
         .collect();
-    let report = understanding(&net, &positions);
+    let report = understanding(&mut judge, &positions);
+    println!("network  : {name} (judged by its {})", judge.head());
     println!("positions: {} from {}", positions.len(), args.pgn.display());
-    println!("{:<16} {:>22} {:>22}", "feature removed", "White's: prefers White", "Black's: prefers White");
-    for (name, [white, black]) in FEATURES.iter().zip(&report) {
-        let cell = |t: &Tally| {
-            if t.pairs == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.1}% of {}", 100.0 * t.agreed as f64 / t.pairs as f64, t.pairs)
-            }
+    println!("{:<16} {:>28} {:>28}", "feature", "White's changed", "Black's changed");
+    for (feature, [white, black]) in Feature::ALL.iter().zip(&report) {
+        let cell = |t: &Tally| match (t.pairs, t.ties) {
+            (0, _) => "-".to_string(),
+            (pairs, 0) => format!("{:.1}% of {pairs}", 100.0 * t.share()),
+            (pairs, ties) => format!("{:.1}% of {pairs}, {ties} ties", 100.0 * t.share()),
         };
-        println!("{name:<16} {:>22} {:>22}", cell(white), cell(black));
+        println!("{:<16} {:>28} {:>28}", feature.name(), cell(white), cell(black));
     }
-    println!("(a network that understands the feature prefers the side that has it: 100% is best)");
+    println!("(how often the network prefers the position better for the side whose feature changed, a tie counting");
+    println!(" half: 100% is best, 50% is a coin)");
     Ok(())
 }

@@ -71,14 +71,18 @@ pub enum GoLimit {
     MoveTime(Duration),
     /// A node budget (UCI only; an xboard engine gets 1 s).
     Nodes(u64),
-    /// Both clocks and the increment per move.
+    /// A depth (`go depth N`; xboard's `sd N`).
+    Depth(u32),
+    /// Both clocks and both increments (they differ in a time-odds match).
     Clock {
         /// White's remaining time.
         white: Duration,
         /// Black's remaining time.
         black: Duration,
-        /// Increment per move.
-        increment: Duration,
+        /// White's increment per move.
+        white_increment: Duration,
+        /// Black's increment per move.
+        black_increment: Duration,
     },
 }
 

@@ -20,6 +20,8 @@ pub enum TimeControl {
     MoveTime(Duration),
     /// A fixed number of nodes per move.
     Nodes(u64),
+    /// A fixed search depth per move (NeuroChess's test against GNU Chess).
+    Depth(u32),
     /// A clock: base time plus an increment per move (`10+0.1`).
     Clock {
         /// Starting time.
@@ -46,7 +48,20 @@ impl TimeControl {
         match self {
             TimeControl::MoveTime(t) => format!("movetime {}ms", t.as_millis()),
             TimeControl::Nodes(n) => format!("nodes {n}"),
+            TimeControl::Depth(d) => format!("depth {d}"),
             TimeControl::Clock { base, increment } => format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64()),
+        }
+    }
+
+    /// The PGN tags for a game where White plays at `sides[0]` and Black
+    /// at `sides[1]`: `TimeControl` when they are the same, else
+    /// `WhiteTimeControl` and `BlackTimeControl` (cutechess's time-odds
+    /// tags).
+    pub fn pgn_tags(sides: [TimeControl; 2]) -> Vec<(&'static str, String)> {
+        if sides[0] == sides[1] {
+            vec![("TimeControl", sides[0].pgn_tag())]
+        } else {
+            vec![("WhiteTimeControl", sides[0].pgn_tag()), ("BlackTimeControl", sides[1].pgn_tag())]
         }
     }
 }
@@ -143,14 +158,22 @@ pub struct PlayedGame {
 const HANG_SLACK: Duration = Duration::from_secs(5);
 
 /// Plays `opening` (UCI moves, checked) then lets `white` and `black` play
-/// until the rules end the game or `max_plies` is reached.
+/// until the rules end the game or `max_plies` is reached, White under
+/// `tc[0]` and Black under `tc[1]` (the same, except in a time-odds match;
+/// when they differ both must be clocks).
 pub fn play(
     white: &mut Engine,
     black: &mut Engine,
     opening: &[String],
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     max_plies: usize,
 ) -> anyhow::Result<PlayedGame> {
+    anyhow::ensure!(
+        tc[0] == tc[1] || tc.iter().all(|t| matches!(t, TimeControl::Clock { .. })),
+        "sides may play at different time controls only when both have a clock ({} against {})",
+        tc[0].pgn_tag(),
+        tc[1].pgn_tag()
+    );
     let mut pos = Chess::default();
     let mut moves = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
@@ -162,10 +185,12 @@ pub fn play(
     }
     let opening_plies = moves.len();
     let mut evals = vec![None; opening_plies];
-    let mut clocks = match tc {
-        TimeControl::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
+    let clock = |t: TimeControl| match t {
+        TimeControl::Clock { base, increment } => (base, increment),
+        _ => (Duration::ZERO, Duration::ZERO),
     };
+    let increments = [clock(tc[0]).1, clock(tc[1]).1];
+    let mut clocks = [clock(tc[0]).0, clock(tc[1]).0];
     for engine in [&mut *white, &mut *black] {
         // A fresh game for both; a failure here is the engine's loss below.
         let _ = engine.new_game();
@@ -183,12 +208,19 @@ pub fn play(
         let turn = pos.turn();
         let side = usize::from(turn == Color::Black);
         let engine = if turn == Color::White { &mut *white } else { &mut *black };
-        let (limit, timeout) = match tc {
+        let (limit, timeout) = match tc[side] {
             TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + HANG_SLACK),
             TimeControl::Nodes(n) => (GoLimit::Nodes(n), Duration::from_secs(60)),
-            TimeControl::Clock { increment, .. } => {
-                (GoLimit::Clock { white: clocks[0], black: clocks[1], increment }, clocks[side] + HANG_SLACK)
-            }
+            TimeControl::Depth(d) => (GoLimit::Depth(d), Duration::from_secs(60)),
+            TimeControl::Clock { .. } => (
+                GoLimit::Clock {
+                    white: clocks[0],
+                    black: clocks[1],
+                    white_increment: increments[0],
+                    black_increment: increments[1],
+                },
+                clocks[side] + HANG_SLACK,
+            ),
         };
         let texts: Vec<String> = moves.iter().map(|&m| uci_move(m).to_string()).collect();
         let loser = |termination| {
@@ -202,7 +234,7 @@ pub fn play(
                     return finish(result, termination, moves, evals);
                 }
             };
-        if let TimeControl::Clock { increment, .. } = tc {
+        if let TimeControl::Clock { increment, .. } = tc[side] {
             if elapsed > clocks[side] {
                 let (result, termination) = loser(Termination::TimeForfeit(turn));
                 return finish(result, termination, moves, evals);

@@ -26,8 +26,9 @@ pub struct Logged {
     pub result: GameResult,
     /// `White` and `Black`.
     pub names: [String; 2],
-    /// Its `TimeControl` tag.
-    pub time_control: String,
+    /// White's and Black's time controls: the `TimeControl` tag, or in a
+    /// time-odds match `WhiteTimeControl` and `BlackTimeControl`.
+    pub time_controls: [String; 2],
     /// The side that forfeited it and how, read from its `Termination` tag
     /// as [`Termination::describe`](crate::play::game::Termination::describe)
     /// writes it (`White failed: …`, `Black lost on time`, `illegal move …
@@ -89,6 +90,8 @@ struct Tags {
     white: String,
     black: String,
     time_control: String,
+    white_time_control: Option<String>,
+    black_time_control: Option<String>,
     termination: String,
 }
 
@@ -109,6 +112,8 @@ impl Visitor for TagReader {
             b"White" => tags.white = value,
             b"Black" => tags.black = value,
             b"TimeControl" => tags.time_control = value,
+            b"WhiteTimeControl" => tags.white_time_control = Some(value),
+            b"BlackTimeControl" => tags.black_time_control = Some(value),
             b"Termination" => tags.termination = value,
             _ => {}
         }
@@ -137,13 +142,18 @@ impl Visitor for TagReader {
             other => anyhow::bail!("game {round} has no result ({other:?})"),
         };
         let forfeit = Termination::forfeit_in(&tags.termination);
-        Ok(Logged { index, result, names: [tags.white, tags.black], time_control: tags.time_control, forfeit })
+        let time_controls = [
+            tags.white_time_control.unwrap_or_else(|| tags.time_control.clone()),
+            tags.black_time_control.unwrap_or(tags.time_control),
+        ];
+        Ok(Logged { index, result, names: [tags.white, tags.black], time_controls, forfeit })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::game::TimeControl;
 
     #[test]
     fn games_appended_are_read_back_and_a_resumed_log_keeps_them() {
@@ -167,7 +177,7 @@ mod tests {
         let summary: Vec<_> = games.iter().map(|g| (g.index, g.result)).collect();
         assert_eq!(summary, [(1, GameResult::BlackWins), (0, GameResult::Draw), (2, GameResult::WhiteWins)]);
         assert_eq!(games[0].names, ["A".to_string(), "B".to_string()]);
-        assert_eq!(games[0].time_control, "10+0.1");
+        assert_eq!(games[0].time_controls, ["10+0.1", "10+0.1"]);
         let forfeits: Vec<_> = games.iter().map(|g| g.forfeit).collect();
         assert_eq!(forfeits, [Some((Color::White, Forfeit::Crash)), None, None]);
         // Every forfeit's tag, as `describe` writes it, reads back.
@@ -184,6 +194,21 @@ mod tests {
         // A new (not resumed) log starts empty.
         drop(MatchLog::open(&path, false).unwrap());
         assert!(read(&path).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_time_odds_game_reads_back_each_sides_clock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("odds.pgn");
+        let (ours, theirs) = (TimeControl::parse_clock("40+0.4").unwrap(), TimeControl::parse_clock("10+0.1").unwrap());
+        let mut text = String::from("[Round \"1\"]\n");
+        for (name, value) in TimeControl::pgn_tags([theirs, ours]) {
+            text.push_str(&format!("[{name} \"{value}\"]\n"));
+        }
+        text.push_str("[Result \"1-0\"]\n\n1. e4 1-0\n\n");
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(read(&path).unwrap()[0].time_controls, ["10+0.1", "40+0.4"]);
+        assert_eq!(TimeControl::pgn_tags([ours, ours]), [("TimeControl", "40+0.4".to_string())]);
     }
 
     #[test]

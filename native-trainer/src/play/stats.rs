@@ -169,6 +169,8 @@ pub struct Tally {
     pub theirs: Forfeits,
     /// Our forfeits (our losses, counted in the headline).
     pub ours: Forfeits,
+    /// The headline's games split by our colour: as White, as Black.
+    pub by_colour: [Score; 2],
 }
 
 impl Tally {
@@ -177,13 +179,15 @@ impl Tally {
     pub fn add(&mut self, result: GameResult, ours_white: bool, forfeit: Option<(Color, Forfeit)>) {
         self.all.add(result, ours_white);
         match forfeit {
-            Some((_, how)) if opponent_forfeited(forfeit, ours_white) => self.theirs.add(how),
-            Some((_, how)) => {
-                self.ours.add(how);
-                self.headline.add(result, ours_white);
+            Some((_, how)) if opponent_forfeited(forfeit, ours_white) => {
+                self.theirs.add(how);
+                return;
             }
-            None => self.headline.add(result, ours_white),
+            Some((_, how)) => self.ours.add(how),
+            None => {}
         }
+        self.headline.add(result, ours_white);
+        self.by_colour[usize::from(!ours_white)].add(result, ours_white);
     }
 }
 
@@ -200,6 +204,7 @@ mod tests {
         tally.add(GameResult::BlackWins, false, Some((Color::White, Forfeit::Time)));
         tally.add(GameResult::BlackWins, true, Some((Color::White, Forfeit::Crash)));
         assert_eq!(tally.headline, Score { wins: 1, draws: 0, losses: 1 });
+        assert_eq!(tally.by_colour, [Score { wins: 1, draws: 0, losses: 1 }, Score::default()]);
         assert_eq!(tally.all, Score { wins: 3, draws: 0, losses: 1 });
         assert_eq!(tally.theirs, Forfeits { crashes: 1, time: 1, illegal: 0 });
         assert_eq!(tally.ours, Forfeits { crashes: 1, time: 0, illegal: 0 });

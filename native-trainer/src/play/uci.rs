@@ -13,12 +13,13 @@ impl GoLimit {
         match self {
             GoLimit::MoveTime(t) => format!("go movetime {}", t.as_millis()),
             GoLimit::Nodes(n) => format!("go nodes {n}"),
-            GoLimit::Clock { white, black, increment } => format!(
+            GoLimit::Depth(d) => format!("go depth {d}"),
+            GoLimit::Clock { white, black, white_increment, black_increment } => format!(
                 "go wtime {} btime {} winc {} binc {}",
                 white.as_millis(),
                 black.as_millis(),
-                increment.as_millis(),
-                increment.as_millis()
+                white_increment.as_millis(),
+                black_increment.as_millis()
             ),
         }
     }
@@ -106,8 +107,13 @@ mod tests {
         let ms = Duration::from_millis;
         assert_eq!(GoLimit::MoveTime(ms(250)).uci_command(), "go movetime 250");
         assert_eq!(GoLimit::Nodes(800).uci_command(), "go nodes 800");
-        let clock = GoLimit::Clock { white: ms(9_500), black: ms(8_000), increment: ms(100) };
+        assert_eq!(GoLimit::Depth(2).uci_command(), "go depth 2");
+        let clock =
+            GoLimit::Clock { white: ms(9_500), black: ms(8_000), white_increment: ms(100), black_increment: ms(100) };
         assert_eq!(clock.uci_command(), "go wtime 9500 btime 8000 winc 100 binc 100");
+        let odds =
+            GoLimit::Clock { white: ms(40_000), black: ms(10_000), white_increment: ms(400), black_increment: ms(100) };
+        assert_eq!(odds.uci_command(), "go wtime 40000 btime 10000 winc 400 binc 100");
     }
 
     #[test]

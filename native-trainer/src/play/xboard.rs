@@ -13,8 +13,9 @@ use crate::play::engine::{Engine, EngineError, GoLimit};
 /// becomes `st 1`.
 pub fn limit_commands(limit: &GoLimit, white: bool) -> Vec<String> {
     match *limit {
-        GoLimit::Clock { white: wtime, black: btime, increment } => {
+        GoLimit::Clock { white: wtime, black: btime, white_increment, black_increment } => {
             let (mine, theirs) = if white { (wtime, btime) } else { (btime, wtime) };
+            let increment = if white { white_increment } else { black_increment };
             let base = mine.as_secs();
             vec![
                 format!("level 0 {}:{:02} {}", base / 60, base % 60, increment.as_secs()),
@@ -24,6 +25,7 @@ pub fn limit_commands(limit: &GoLimit, white: bool) -> Vec<String> {
         }
         GoLimit::MoveTime(t) => vec![format!("st {}", t.as_millis().div_ceil(1000).max(1))],
         GoLimit::Nodes(_) => vec!["st 1".to_string()],
+        GoLimit::Depth(d) => vec![format!("sd {d}")],
     }
 }
 
@@ -111,11 +113,17 @@ mod tests {
     #[test]
     fn limits_in_xboard_terms() {
         let ms = Duration::from_millis;
-        let clock = GoLimit::Clock { white: ms(95_000), black: ms(8_000), increment: ms(2_000) };
+        let clock = GoLimit::Clock {
+            white: ms(95_000),
+            black: ms(8_000),
+            white_increment: ms(2_000),
+            black_increment: ms(2_000),
+        };
         assert_eq!(limit_commands(&clock, true), ["level 0 1:35 2", "time 9500", "otim 800"]);
         assert_eq!(limit_commands(&clock, false), ["level 0 0:08 2", "time 800", "otim 9500"]);
         assert_eq!(limit_commands(&GoLimit::MoveTime(ms(1_500)), true), ["st 2"]);
         assert_eq!(limit_commands(&GoLimit::MoveTime(ms(100)), true), ["st 1"]);
         assert_eq!(limit_commands(&GoLimit::Nodes(800), false), ["st 1"]);
+        assert_eq!(limit_commands(&GoLimit::Depth(2), true), ["sd 2"]);
     }
 }

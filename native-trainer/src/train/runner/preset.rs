@@ -235,13 +235,16 @@ pub fn neurochess(preset: Preset) -> NeuroChessConfig {
     }
 }
 
-/// `train az`: the seed's optimizer, SGD with momentum 0.9 and L2 weight
-/// decay 10⁻⁴, at 0.2 for its batch of 4,096 (paper, 19 × 256, with
-/// AlphaZero's 800 playouts a move). Quick: 6 blocks × 64 filters, batch
-/// 256, so 0.2 × 256 / 4,096 = 0.0125 (the learning rate scaled with the
-/// batch), 10 epochs of 50,000 positions; self-play generations of 16 games
-/// at 100 playouts a move, gates of 10 games. Smoke: 1 × 8, Adam at 0.003,
-/// tiny games, seconds.
+/// `train az`: AlphaZero's optimizer (DeepMind's, not the seed's), SGD
+/// with momentum 0.9 and L2 weight decay 10⁻⁴, at 0.2 for a batch of 4,096
+/// (paper, 19 × 256, with AlphaZero's 800 playouts a move), for supervised
+/// training and self-play alike. The seed's own settings differ: supervised
+/// SGD at 0.2 with momentum 0.9 and a batch of 2,048; self-play Adam at 0.1,
+/// weight decay 10⁻⁶, a batch of 128 (a deviation, said in the model card).
+/// Quick: 6 blocks × 64 filters, batch 256, so 0.2 × 256 / 4,096 = 0.0125
+/// (the learning rate scaled with the batch), 10 epochs of 50,000
+/// positions; self-play generations of 16 games at 100 playouts a move,
+/// gates of 10 games. Smoke: 1 × 8, Adam at 0.003, tiny games, seconds.
 pub fn az(preset: Preset) -> AzConfig {
     let seed_sgd = OptimConfig::new()
         .with_optimizer(OptimizerKind::Sgd)
