@@ -31,6 +31,15 @@ pub struct SearchChoice {
 }
 
 impl SearchChoice {
+    /// The options that ask for `kind`: `Engine value mcts` for MCTS (with
+    /// `Search` left at the scalar search), else `Search` set to it.
+    pub fn of(kind: SearchKind) -> SearchChoice {
+        match kind {
+            SearchKind::Mcts => SearchChoice { search: SearchKind::Scalar, mcts: true },
+            kind => SearchChoice { search: kind, mcts: false },
+        }
+    }
+
     /// The search these options name.
     pub fn wanted(self) -> SearchKind {
         if self.mcts { SearchKind::Mcts } else { self.search }

@@ -118,7 +118,7 @@ impl UciEngine {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
-            choice: SearchChoice { search: DEFAULT_SEARCH, mcts: false },
+            choice: SearchChoice::of(DEFAULT_SEARCH),
             threads: 1,
         };
         let mut engine = UciEngine {

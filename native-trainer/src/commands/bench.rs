@@ -57,8 +57,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             println!("search            : {} (skipped: the network cannot play it)", kind.name());
             continue;
         }
-        let choice = SearchChoice { search: kind, mcts: kind == SearchKind::Mcts };
-        let mut search = search::build(&weights, choice, DEFAULT_HASH_MB);
+        let mut search = search::build(&weights, SearchChoice::of(kind), DEFAULT_HASH_MB);
         let (mut total, mut depths) = (0u64, Vec::new());
         let start = Instant::now();
         for (i, fen) in BENCH_POSITIONS.iter().enumerate() {

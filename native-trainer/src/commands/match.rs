@@ -280,21 +280,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => println!("Elo difference  : unbounded (all games {})", if score.wins > 0 { "won" } else { "lost" }),
     }
     println!("LOS             : {:.1}%", 100.0 * score.los());
-    let [white, black] = tally.by_colour;
-    println!(
-        "as White        : {} / {} / {} ({:.1}%)",
-        white.wins,
-        white.draws,
-        white.losses,
-        100.0 * white.fraction()
-    );
-    println!(
-        "as Black        : {} / {} / {} ({:.1}%)",
-        black.wins,
-        black.draws,
-        black.losses,
-        100.0 * black.fraction()
-    );
+    for (colour, score) in ["White", "Black"].iter().zip(tally.by_colour) {
+        let (wins, draws, losses) = (score.wins, score.draws, score.losses);
+        println!("as {colour:<13}: {wins} / {draws} / {losses} ({:.1}%)", 100.0 * score.fraction());
+    }
     println!("their forfeits  : {} (wins left out of the score above)", tally.theirs);
     println!("our forfeits    : {} (losses counted above)", tally.ours);
     println!("with forfeits   : {}", tally.all);

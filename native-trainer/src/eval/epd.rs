@@ -13,7 +13,7 @@ use deepchess_core::search::{self, SearchChoice, SearchKind, step_for};
 use deepchess_core::search::{Event, Limits};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, Move};
-use deepchess_core::uci::{DEFAULT_HASH_MB, parse_game, uci_move};
+use deepchess_core::uci::{DEFAULT_HASH_MB, DEFAULT_SEARCH, parse_game, uci_move};
 
 use crate::network;
 
@@ -118,7 +118,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = match &args.search {
         Some(name) if name == "mcts" => SearchKind::Mcts,
         Some(name) => name.parse::<SearchKind>()?,
-        None => search::playable(&weights, SearchChoice { search: SearchKind::Scalar, mcts: false }),
+        None => search::playable(&weights, SearchChoice::of(DEFAULT_SEARCH)),
     };
     anyhow::ensure!(
         search::supports(&weights, kind),
@@ -126,11 +126,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         kind.name(),
         search::plays(&weights)
     );
-    let choice = SearchChoice {
-        search: if kind == SearchKind::Mcts { SearchKind::Scalar } else { kind },
-        mcts: kind == SearchKind::Mcts,
-    };
-    let mut search = search::build(&weights, choice, DEFAULT_HASH_MB);
+    let mut search = search::build(&weights, SearchChoice::of(kind), DEFAULT_HASH_MB);
     let (mut solved, mut tested, mut points, mut max_points) = (0, 0, 0, 0);
     for case in &cases {
         search.clear();

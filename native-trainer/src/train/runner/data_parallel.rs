@@ -26,6 +26,7 @@ use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::cluster;
+use crate::train::runner::run_dir::RunDir;
 use crate::train::runner::tensors::tensor_values;
 
 /// Rank 0's parameter values in `module` on every rank (a no-op alone).
@@ -49,22 +50,23 @@ pub fn sync_module<M: Module>(module: M) -> M {
     module.map(&mut FromRoot)
 }
 
-/// Rank 0's optimizer state on every rank: rank 0 reads it from `path` (a
-/// checkpoint's `optimizer.bpk`), the others receive its bytes.
-pub fn sync_optimizer(path: &std::path::Path, optim: ModuleOptimizer) -> anyhow::Result<ModuleOptimizer> {
-    let load = |optim: ModuleOptimizer, path: &std::path::Path| optim.load(path).map_err(|e| anyhow::anyhow!("{e:?}"));
+/// Rank 0's optimizer state on every rank: rank 0 reads `name` from `run`
+/// (a checkpoint's optimizer), the others receive its bytes and load them
+/// from a copy in the temporary directory.
+pub fn sync_optimizer(run: &RunDir, name: &str, optim: ModuleOptimizer) -> anyhow::Result<ModuleOptimizer> {
     if cluster::size() == 1 {
-        return load(optim, path);
+        return run.load_optimizer(name, optim);
     }
-    let bytes = if cluster::is_root() { std::fs::read(path)? } else { Vec::new() };
-    let bytes = cluster::broadcast(bytes);
+    let path = run.path(&format!("{name}.bpk"));
+    let bytes = cluster::broadcast(if cluster::is_root() { std::fs::read(path)? } else { Vec::new() });
     if cluster::is_root() {
-        return load(optim, path);
+        return run.load_optimizer(name, optim);
     }
-    let copy = std::env::temp_dir().join(format!("deepchess-optimizer-{}.bpk", std::process::id()));
-    std::fs::write(&copy, bytes)?;
-    let loaded = load(optim, &copy);
-    let _ = std::fs::remove_file(&copy);
+    let copy = format!("deepchess-{name}-{}", std::process::id());
+    let temp = RunDir::elsewhere(&std::env::temp_dir());
+    std::fs::write(temp.path(&format!("{copy}.bpk")), bytes)?;
+    let loaded = temp.load_optimizer(&copy, optim);
+    let _ = std::fs::remove_file(temp.path(&format!("{copy}.bpk")));
     loaded
 }
 

@@ -98,7 +98,7 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
         }
         let (next, epoch) = locate(&phases, done);
         if next < phases.len() && epoch > 0 {
-            optim = Some(data_parallel::sync_optimizer(&run.path("optimizer.bpk"), phases[next].optim.init())?);
+            optim = Some(data_parallel::sync_optimizer(run, "optimizer", phases[next].optim.init())?);
         }
     }
     // Every rank starts from rank 0's weights (fresh or resumed).
