@@ -153,6 +153,19 @@ fn a_fixed_depth_match_says_so() {
     assert!(summary.contains("2 games, depth 2"), "{summary}");
     assert_eq!(pgn.matches("[TimeControl \"depth 2\"]").count(), 2, "{pgn}");
     assert!(summary.contains("as White        : ") && summary.contains("as Black        : "), "{summary}");
+
+    // Our fixed depth against the opponent's clock (how the site's Strength
+    // levels are rated): each side searches by its own limit.
+    let (summary, pgn) = run_match(
+        &fake("--name A"),
+        &fake("--name B"),
+        &["--games", "2", "--depth", "3", "--opponent-tc", "2+0.05", "--max-plies", "20"],
+    );
+    assert!(summary.contains("2 games, ours depth 3, theirs 2+0.05"), "{summary}");
+    let games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    assert_eq!((tag(games[0], "WhiteTimeControl"), tag(games[0], "BlackTimeControl")), ("depth 3", "2+0.05"));
+    assert_eq!((tag(games[1], "WhiteTimeControl"), tag(games[1], "BlackTimeControl")), ("2+0.05", "depth 3"));
+    assert!(summary.contains("our forfeits    : 0 (crashes 0, on time 0"), "{summary}");
 }
 
 #[test]

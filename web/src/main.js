@@ -98,6 +98,49 @@ class Searcher {
 
 let searcher = null;
 
+/**
+ * The second engine, for Black when two networks play each other (Watch):
+ * started the first time it is needed, and loaded with the network of the
+ * *Black plays* choice whenever that changes. Null (and a message) when the
+ * network cannot load; the choice goes back to *the same network*.
+ */
+let black = null;
+async function blackSearcher() {
+  const want = $('#watch-black').value;
+  if (!black) {
+    black = { searcher: createEngine().then((engine) => new Searcher(engine)), network: '<embedded>' };
+  }
+  let current;
+  try {
+    current = await black.searcher;
+  } catch (error) {
+    black = null;
+    engineStatus.say(`The second engine failed to start: ${error.message}`);
+    return null;
+  }
+  if (black.network !== want) {
+    const name = $('#watch-black').selectedOptions[0]?.dataset.name ?? $('#watch-black').selectedOptions[0]?.textContent;
+    engineStatus.say(`Loading ${name} for Black…`);
+    const last = await current.engine.loadNetwork(want);
+    if (last.startsWith('info string error')) {
+      $('#watch-black').value = '';
+      const why = last.replace(/^info string error: (cannot load network \S+: )?/, '');
+      engineStatus.say(`Could not load that network for Black (${why}); both sides play the same network.`);
+      remember();
+      return null;
+    }
+    black.network = want;
+    engineStatus.say(`${name} plays Black`);
+  }
+  return current;
+}
+
+/** Stops both engines' searches, dropping their results. */
+function cancelSearches() {
+  searcher?.cancel();
+  black?.searcher.then((s) => s.cancel()).catch(() => {});
+}
+
 createEngine()
   .then(async (engine) => {
     searcher = new Searcher(engine);
@@ -112,6 +155,7 @@ createEngine()
     // The network of the last visit plays again, once the list of networks is in.
     await fillNetworks();
     if (saved?.network && saved.network !== playingNetwork && choose($('#network'), saved.network)) await playNetwork();
+    if (saved?.watchBlack) choose($('#watch-black'), saved.watchBlack);
     // And its search, where that network plays it.
     if (saved?.search && saved.search !== $('#search').value && choose($('#search'), saved.search)) {
       token = {};
@@ -219,7 +263,16 @@ async function engineMove() {
   thinking = mine;
   const go = mode === 'watch' ? $('#watch-time').value : playGo();
   update();
-  const move = await searcher.start(game.uciPosition(), go, (info) => {
+  // Watching two networks, Black's moves come from the second engine.
+  const mover = mode === 'watch' && game.turn === 'black' && $('#watch-black').value ? await blackSearcher() : searcher;
+  if (mine !== token || !mover) {
+    // Stopped while the second engine loaded, or it could not load.
+    thinking = null;
+    if (mine === token) stopWatching();
+    update();
+    return;
+  }
+  const move = await mover.start(game.uciPosition(), go, (info) => {
     if (mode === 'play' && info.pv.length) engineScore = info.mate !== undefined ? { mate: info.mate } : { cp: info.cp };
     showThinking(info);
   });
@@ -698,7 +751,7 @@ function navigate(ply) {
 function navigateTo(node) {
   if (mode === 'watch') stopWatching();
   token = {};
-  searcher?.cancel();
+  cancelSearches();
   game.goTo(node);
   update();
 }
@@ -707,7 +760,7 @@ function setMode(next) {
   mode = next;
   stopWatching();
   token = {};
-  searcher?.cancel();
+  cancelSearches();
   for (const tab of document.querySelectorAll('nav button')) tab.setAttribute('aria-selected', String(tab.dataset.mode === mode));
   for (const panel of document.querySelectorAll('.mode')) panel.hidden = panel.dataset.for !== mode;
   $('#eval-bar').classList.toggle('hidden', mode === 'play');
@@ -756,7 +809,7 @@ $('#offer-draw').addEventListener('click', () => {
 });
 // Choosing a side starts a game on that side, the board turned towards it.
 $('#side').addEventListener('change', newGame);
-for (const picker of ['#strength', '#watch-time']) $(picker).addEventListener('change', () => remember());
+for (const picker of ['#strength', '#watch-time', '#watch-black']) $(picker).addEventListener('change', () => remember());
 $('#take-back').addEventListener('click', () => {
   token = {};
   searcher?.cancel();
@@ -807,6 +860,7 @@ async function fillNetworks() {
       option.textContent = net.learner === 'deepchess' ? net.name : `${net.name} (experimental)`;
       option.title = net.description ?? '';
       $('#network').append(option);
+      $('#watch-black').append(option.cloneNode(true));
     }
   } catch {
     // Offline before the list was cached: the built-in network only.
@@ -883,7 +937,7 @@ $('#watch-toggle').addEventListener('click', () => {
   if (watching) {
     stopWatching();
     token = {};
-    searcher?.cancel();
+    cancelSearches();
   } else {
     watching = true;
     $('#watch-toggle').textContent = 'Stop';
@@ -895,7 +949,7 @@ $('#watch-toggle').addEventListener('click', () => {
 $('#watch-new').addEventListener('click', () => {
   stopWatching();
   token = {};
-  searcher?.cancel();
+  cancelSearches();
   game.reset();
   update();
 });
@@ -979,6 +1033,7 @@ function session() {
     network: playingNetwork,
     multipv: $('#multipv').value,
     watchTime: $('#watch-time').value,
+    watchBlack: $('#watch-black').value,
     clockChoice: $('#clock').value,
     clock: clock?.toJSON() ?? null,
     end: game.end,

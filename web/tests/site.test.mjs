@@ -307,6 +307,49 @@ test('watch: the engine plays itself', async () => {
   assert.ok((await moveCount()) <= count + 1, 'stopping stops');
 });
 
+test("watch: two different networks play a game to the end; play: the untrained network replies", async () => {
+  const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
+  const untrained = learners.find((n) => n.file.endsWith('.dcaz') && /untrained/.test(n.name));
+  assert.ok(untrained, 'weights/learners.json lists the AlphaZero seed\'s untrained network');
+  // White: the built-in network (the Network choice); Black: the untrained one, in a second engine.
+  await page.click('nav button[data-mode=watch]');
+  await page.click('#watch-new');
+  assert.equal(await page.inputValue('#network'), '');
+  await page.selectOption('#watch-black', { label: `${untrained.name} (experimental)` });
+  await page.selectOption('#watch-time', 'go movetime 100');
+  await page.click('#watch-toggle');
+  await page.waitForFunction((name) => document.querySelector('#engine-status').textContent === `${name} plays Black`, untrained.name, {
+    timeout: 30000,
+  });
+  // The game runs to its end by the rules, and watching stops there.
+  await page.waitForFunction(() => /(White wins|Black wins|a draw)/.test(document.querySelector('#status').textContent), null, {
+    timeout: 180000,
+  });
+  const status = await page.textContent('#status');
+  assert.equal(await page.textContent('#watch-toggle'), 'Start', status);
+  const moves = await moveCount();
+  assert.ok(moves >= 4, `${moves} moves: ${status}`);
+  // The untrained network plays randomly: the built-in one wins.
+  assert.match(status, /White wins \(1-0\)$/);
+  await page.screenshot({ path: join(shots, 'watch-two-networks.png') });
+  await page.selectOption('#watch-black', '');
+
+  // Play against the untrained network itself: it answers a move.
+  await page.click('nav button[data-mode=play]');
+  await page.selectOption('#side', 'white');
+  await page.selectOption('#network', { label: `${untrained.name} (experimental)` });
+  await page.waitForFunction((name) => document.querySelector('#engine-status').textContent.startsWith(`${name} loaded · `), untrained.name, {
+    timeout: 30000,
+  });
+  assert.equal(await page.inputValue('#search'), 'mcts');
+  await clickSquare('e2');
+  await clickSquare('e4');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
+  assert.match(await page.textContent('#status'), /Your move/);
+  await page.selectOption('#network', '');
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess (built in) loaded · '));
+});
+
 test('at 360 px wide the page fits without scrolling sideways', async () => {
   await page.click('nav button[data-mode=play]');
   await page.setViewportSize({ width: 360, height: 740 });

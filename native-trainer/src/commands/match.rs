@@ -47,9 +47,12 @@ pub struct Args {
     /// Clock per side, base+increment in seconds (cutechess's `10+0.1`).
     #[arg(long, conflicts_with_all = ["movetime", "nodes", "depth"])]
     tc: Option<String>,
-    /// The opponent's clock where it differs from ours (time odds: `--tc
-    /// 40+0.4 --opponent-tc 10+0.1` gives us four times its time).
-    #[arg(long, requires = "tc")]
+    /// The opponent's limit where it differs from ours: a clock (time odds:
+    /// `--tc 40+0.4 --opponent-tc 10+0.1` gives us four times its time), or
+    /// `movetime=MS`, `nodes=N`, `depth=N` (`--depth 3 --opponent-tc
+    /// 10+0.1`: our depth 3 against its clock, as the site's Strength levels
+    /// are rated).
+    #[arg(long)]
     opponent_tc: Option<String>,
     /// Fixed time per move, ms.
     #[arg(long, conflicts_with_all = ["nodes", "depth"])]
@@ -57,8 +60,9 @@ pub struct Args {
     /// Fixed nodes per move.
     #[arg(long, conflicts_with = "depth")]
     nodes: Option<u64>,
-    /// Fixed search depth per move, for both sides (`go depth N`, xboard's
-    /// `sd N`): the seeds' fixed-depth matches.
+    /// Fixed search depth per move, for both sides unless `--opponent-tc`
+    /// gives the opponent its own limit (`go depth N`, xboard's `sd N`): the
+    /// seeds' fixed-depth matches.
     #[arg(long)]
     depth: Option<u32>,
     /// Openings, one line of UCI moves each (default: 16 common lines).
@@ -109,7 +113,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         (None, None, None, Some(depth)) => TimeControl::Depth(depth),
         (None, None, None, None) => anyhow::bail!("give --tc, --movetime, --nodes or --depth"),
     };
-    let their_tc = args.opponent_tc.as_deref().map(TimeControl::parse_clock).transpose()?.unwrap_or(tc);
+    let their_tc = args.opponent_tc.as_deref().map(TimeControl::parse).transpose()?.unwrap_or(tc);
     // White's and Black's time controls in a game where we are (or are not) White.
     let sides = |ours_white: bool| if ours_white { [tc, their_tc] } else { [their_tc, tc] };
     let mut openings = openings::load(args.openings.as_deref())?;

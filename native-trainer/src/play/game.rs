@@ -43,6 +43,34 @@ impl TimeControl {
         Ok(TimeControl::Clock { base: seconds(base)?, increment: seconds(increment)? })
     }
 
+    /// Parses any limit: a clock as [`TimeControl::parse_clock`] reads it
+    /// (`10+0.1`), or `movetime=MS`, `nodes=N`, `depth=N`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use deepchess_trainer::play::game::TimeControl;
+    ///
+    /// assert_eq!(TimeControl::parse("depth=3").unwrap(), TimeControl::Depth(3));
+    /// assert_eq!(TimeControl::parse("movetime=250").unwrap(), TimeControl::MoveTime(Duration::from_millis(250)));
+    /// assert_eq!(TimeControl::parse("nodes=5000").unwrap(), TimeControl::Nodes(5000));
+    /// assert_eq!(TimeControl::parse("60+0.6").unwrap(), TimeControl::parse_clock("60+0.6").unwrap());
+    /// assert!(TimeControl::parse("depth=0").is_err() && TimeControl::parse("ply=3").is_err());
+    /// ```
+    pub fn parse(text: &str) -> anyhow::Result<TimeControl> {
+        let Some((kind, value)) = text.split_once('=') else { return TimeControl::parse_clock(text) };
+        let number = || -> anyhow::Result<u64> {
+            let n: u64 = value.trim().parse().map_err(|_| anyhow::anyhow!("bad limit {text:?}"))?;
+            anyhow::ensure!(n > 0, "bad limit {text:?}: it must be above 0");
+            Ok(n)
+        };
+        Ok(match kind.trim() {
+            "movetime" => TimeControl::MoveTime(Duration::from_millis(number()?)),
+            "nodes" => TimeControl::Nodes(number()?),
+            "depth" => TimeControl::Depth(u32::try_from(number()?).map_err(|_| anyhow::anyhow!("bad limit {text:?}"))?),
+            _ => anyhow::bail!("bad limit {text:?}: a clock (10+0.1), movetime=MS, nodes=N or depth=N"),
+        })
+    }
+
     /// The PGN `TimeControl` tag.
     pub fn pgn_tag(&self) -> String {
         match self {
@@ -159,8 +187,10 @@ const HANG_SLACK: Duration = Duration::from_secs(5);
 
 /// Plays `opening` (UCI moves, checked) then lets `white` and `black` play
 /// until the rules end the game or `max_plies` is reached, White under
-/// `tc[0]` and Black under `tc[1]` (the same, except in a time-odds match;
-/// when they differ both must be clocks).
+/// `tc[0]` and Black under `tc[1]` (the same, except in a time-odds match
+/// or where one side plays a fixed depth, time or node count against the
+/// other's clock: a clocked engine is then shown its own clock for both
+/// sides, as engines expect two).
 pub fn play(
     white: &mut Engine,
     black: &mut Engine,
@@ -168,12 +198,6 @@ pub fn play(
     tc: [TimeControl; 2],
     max_plies: usize,
 ) -> anyhow::Result<PlayedGame> {
-    anyhow::ensure!(
-        tc[0] == tc[1] || tc.iter().all(|t| matches!(t, TimeControl::Clock { .. })),
-        "sides may play at different time controls only when both have a clock ({} against {})",
-        tc[0].pgn_tag(),
-        tc[1].pgn_tag()
-    );
     let mut pos = Chess::default();
     let mut moves = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
@@ -212,15 +236,14 @@ pub fn play(
             TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), t + HANG_SLACK),
             TimeControl::Nodes(n) => (GoLimit::Nodes(n), Duration::from_secs(60)),
             TimeControl::Depth(d) => (GoLimit::Depth(d), Duration::from_secs(60)),
-            TimeControl::Clock { .. } => (
-                GoLimit::Clock {
-                    white: clocks[0],
-                    black: clocks[1],
-                    white_increment: increments[0],
-                    black_increment: increments[1],
-                },
-                clocks[side] + HANG_SLACK,
-            ),
+            TimeControl::Clock { .. } => {
+                let shown = |s: usize| {
+                    let clocked = matches!(tc[s], TimeControl::Clock { .. });
+                    if clocked { (clocks[s], increments[s]) } else { (clocks[side], increments[side]) }
+                };
+                let ((white, white_increment), (black, black_increment)) = (shown(0), shown(1));
+                (GoLimit::Clock { white, black, white_increment, black_increment }, clocks[side] + HANG_SLACK)
+            }
         };
         let texts: Vec<String> = moves.iter().map(|&m| uci_move(m).to_string()).collect();
         let loser = |termination| {

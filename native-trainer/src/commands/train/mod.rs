@@ -30,7 +30,7 @@ use crate::train::runner::device::{self, DeviceChoice};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::{self, Preset};
 use crate::train::runner::run_dir::{BEST_AZ_NETWORK, BEST_FLOAT_NETWORK, BEST_LEARNED_NETWORK};
-use crate::train::scalar::dbn::{Approach, DbnLearner};
+use crate::train::scalar::dbn::{Approach, DbnLearner, Units};
 use crate::train::scalar::deep_pink::DeepPinkLearner;
 use crate::train::scalar::neurochess::NeuroChessLearner;
 
@@ -173,7 +173,8 @@ pub struct DbnArgs {
     /// through tanh; (c) classes7, the evaluation in seven classes.
     #[arg(long, value_enum)]
     approach: Approach,
-    /// `smoke` for tests, `quick` for this machine, `paper` (the paper's schedule).
+    /// `smoke` for tests, `quick` (sigmoid units) for this machine, `paper` (alias `seed`: the
+    /// paper's ReLU units and schedule).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override the RBM epochs per layer.
@@ -182,6 +183,9 @@ pub struct DbnArgs {
     /// Override the dropout.
     #[arg(long)]
     dropout: Option<f64>,
+    /// Override the preset's hidden units (the paper's: relu).
+    #[arg(long, value_enum)]
+    units: Option<Units>,
 }
 
 /// Arguments of `train deep-pink`.
@@ -189,7 +193,8 @@ pub struct DbnArgs {
 pub struct DeepPinkArgs {
     #[command(flatten)]
     common: LearnerArgs,
-    /// `smoke` for tests, `quick` (256 wide) for this machine, `paper` (2,048 wide).
+    /// `smoke` for tests, `quick` (256 wide) for this machine, `paper` (alias `seed`: 2,048 wide,
+    /// SGD-Nesterov at 0.03 · e^(−days)).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override κ, the weight of f(p) = −f(q).
@@ -218,7 +223,8 @@ pub struct AzArgs {
     /// Override the preset's gate games (0: accept every generation).
     #[arg(long)]
     gate_games: Option<usize>,
-    /// `smoke` for tests, `quick` (6 × 64) for this machine, `paper` (19 × 256).
+    /// `smoke` for tests, `quick` (6 × 64, AlphaZero's SGD) for this machine, `paper` (alias
+    /// `seed`: 19 × 256 with the seed's optimizers).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override the preset's residual blocks.
@@ -234,7 +240,8 @@ pub struct AzArgs {
 pub struct NeuroChessArgs {
     #[command(flatten)]
     common: LearnerArgs,
-    /// `smoke` for tests, `quick` (256-32) for this machine, `paper` (Thrun's 165 hidden units).
+    /// `smoke` for tests, `quick` (256-32) for this machine, `paper` (alias `seed`: Thrun's 80
+    /// hidden units, quiescent positions only, final values × 20).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override the preset's self-play games per epoch (0: expert games only).
@@ -252,6 +259,13 @@ pub struct NeuroChessArgs {
     /// Override the weight of EBNN's slope error.
     #[arg(long)]
     slope_weight: Option<f64>,
+    /// Override the weight of a final value (a step whose target is the game's outcome) against
+    /// 1 for the others (Thrun's: 20).
+    #[arg(long)]
+    final_rate: Option<f64>,
+    /// Fit quiescent positions only (no check, no promotion, nothing hanging), as Thrun did.
+    #[arg(long)]
+    quiescent_only: bool,
 }
 
 /// Arguments of `train siamese`.
@@ -481,7 +495,7 @@ fn run_deep_pink(args: &DeepPinkArgs) -> anyhow::Result<()> {
 }
 
 fn run_az(args: &AzArgs) -> anyhow::Result<()> {
-    let mut config = preset::az(args.preset);
+    let mut config = preset::az(args.preset, args.self_play);
     args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.play.games, args.games);
     set(&mut config.play.playouts, args.playouts);
@@ -509,6 +523,8 @@ fn run_neurochess(args: &NeuroChessArgs) -> anyhow::Result<()> {
     set(&mut config.gamma, args.gamma);
     config.ebnn.enabled |= args.ebnn;
     set(&mut config.ebnn.slope_weight, args.slope_weight);
+    set(&mut config.final_rate, args.final_rate.map(|r| r.max(0.0)));
+    config.quiescent_only |= args.quiescent_only;
     let rows = args.common.run.train(config, NeuroChessLearner::new)?;
     let figure = |last: &EpochRow| {
         let accuracy = 100.0 * last.val_accuracy.unwrap_or(0.0);
@@ -524,6 +540,7 @@ fn run_dbn(args: &DbnArgs) -> anyhow::Result<()> {
     args.common.apply_hidden(&mut config.model);
     set(&mut config.pretrain.optim.epochs, args.pretrain_epochs);
     set(&mut config.dropout, args.dropout.map(|d| d.clamp(0.0, 0.9)));
+    set(&mut config.units, args.units);
     let rows = args.common.run.train(config, DbnLearner::new)?;
     let figure = |last: &EpochRow| {
         last.val_accuracy

@@ -82,8 +82,11 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
     let total: usize = phases.iter().map(|p| p.optim.epochs).sum();
     let root = cluster::is_root();
     let state = if options.resume && root { run.state()? } else { None };
-    let done = state.map(|s| state_field(&s, "epochs_done")).transpose()?.unwrap_or(0);
+    let done = state.as_ref().map(|s| state_field(s, "epochs_done")).transpose()?.unwrap_or(0);
     let done = cluster::broadcast_u64(done as u64) as usize;
+    // Seconds of training so far (a wall-clock schedule reads them); runs
+    // saved before they were recorded count from 0.
+    let mut trained = state.as_ref().and_then(|s| s.get("train_seconds")?.as_f64()).unwrap_or(0.0);
     anyhow::ensure!(done <= total, "state.json has {done} epochs done, the configuration {total}");
 
     let mut rows = if done > 0 && root { metrics::read(&run.path("metrics.csv"), done)? } else { Vec::new() };
@@ -114,7 +117,9 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
             optim = None;
         }
         let optim = optim.get_or_insert_with(|| phase.optim.init());
-        let lr = phase.optim.lr(epoch);
+        // Rank 0's clock, so that every rank steps at the same rate.
+        trained = cluster::broadcast_u64((trained * 1000.0) as u64) as f64 / 1000.0;
+        let lr = phase.optim.lr(epoch, trained);
 
         let items = learner.epoch(&model, p, epoch)?;
         if ranks > 1 {
@@ -172,6 +177,7 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
             progress.set_message(format!("loss {:.5}{accuracy}", loss_sum / seen as f64));
         }
         let seconds = start.elapsed().as_secs_f64();
+        trained += seconds;
         progress.finish_and_clear();
 
         // Rank 0 validates the phase's model before the phase ends.
@@ -208,7 +214,7 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
         run.save_optimizer("optimizer", optim)?;
         learner.save(run, &model, &rows)?;
         metrics::write(run.dir(), &rows, learner.loss_name())?;
-        run.set_state(serde_json::json!({ "epochs_done": rows.len() }))?;
+        run.set_state(serde_json::json!({ "epochs_done": rows.len(), "train_seconds": trained }))?;
     }
     Ok(rows)
 }

@@ -31,6 +31,12 @@ pub struct OptimConfig {
     /// Factor applied to the learning rate after each epoch.
     #[config(default = 0.98)]
     pub lr_decay: f64,
+    /// Deep Pink's wall-clock schedule: the learning rate is also
+    /// multiplied by `e^(−rate · days)`, `days` the run's training time so
+    /// far (the epochs before this one, without validation); 0: none. Deep
+    /// Pink's `0.03 · e^(−days)` is a rate of 1 with `lr_decay` 1.
+    #[config(default = 0.0)]
+    pub lr_decay_per_day: f64,
     /// Optimizer.
     #[config(default = "OptimizerKind::Adam")]
     pub optimizer: OptimizerKind,
@@ -57,9 +63,22 @@ impl OptimConfig {
         optimizer(self.optimizer, self.weight_decay)
     }
 
-    /// The learning rate of epoch `epoch` (0-based within its phase).
-    pub fn lr(&self, epoch: usize) -> f64 {
-        self.learning_rate * self.lr_decay.powi(epoch as i32)
+    /// The learning rate of epoch `epoch` (0-based within its phase), after
+    /// `trained` seconds of training in the run.
+    ///
+    /// ```
+    /// use deepchess_trainer::train::runner::optim::OptimConfig;
+    ///
+    /// // Deep Pink's 0.03 · e^(−days): half a day in, 0.03 · e^(−0.5).
+    /// let pink = OptimConfig::new().with_learning_rate(0.03).with_lr_decay(1.0).with_lr_decay_per_day(1.0);
+    /// assert!((pink.lr(7, 43_200.0) - 0.03 * (-0.5f64).exp()).abs() < 1e-12);
+    /// // Per epoch: 0.001 × 0.98², whatever the time.
+    /// let adam = OptimConfig::new();
+    /// assert!((adam.lr(2, 86_400.0) - 0.001 * 0.98 * 0.98).abs() < 1e-12);
+    /// ```
+    pub fn lr(&self, epoch: usize, trained: f64) -> f64 {
+        let days = trained / 86_400.0;
+        self.learning_rate * self.lr_decay.powi(epoch as i32) * (-self.lr_decay_per_day * days).exp()
     }
 }
 

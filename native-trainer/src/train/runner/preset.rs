@@ -12,7 +12,7 @@ use crate::train::deepchess::siamese::SiameseConfig;
 use crate::train::deepchess::value::{TargetConfig, ValueConfig};
 use crate::train::runner::config::{DataConfig, MlpConfig, ModelConfig};
 use crate::train::runner::optim::{OptimConfig, OptimizerKind};
-use crate::train::scalar::dbn::{Approach, DbnConfig, PretrainConfig};
+use crate::train::scalar::dbn::{Approach, DbnConfig, PretrainConfig, Units};
 use crate::train::scalar::deep_pink::DeepPinkConfig;
 use crate::train::scalar::neurochess::{EbnnConfig, NeuroChessConfig, SelfPlayConfig};
 
@@ -23,7 +23,9 @@ pub enum Preset {
     Smoke,
     /// Under an hour on this project's 2-core machine.
     Quick,
-    /// The paper's sizes and schedules.
+    /// The seed's own sizes, schedules and settings, as its paper gives
+    /// them (`seed` is the same preset).
+    #[value(alias = "seed")]
     Paper,
 }
 
@@ -129,8 +131,10 @@ pub fn distill(preset: Preset, teacher: &Path) -> DistillConfig {
 }
 
 /// `train deep-pink`: three ReLU layers; smoke 32 wide, quick 256 wide
-/// (what trains here), paper 2,048 wide with Deep Pink's optimizer, SGD with
-/// Nesterov momentum 0.9. Smoke and quick use Adam at 0.001: on the decisive
+/// (what trains here), paper 2,048 wide with Deep Pink's optimizer and
+/// schedule: SGD with Nesterov momentum 0.9 at `0.03 · e^(−days)`, days of
+/// training (wall time, so a faster machine takes more steps at each rate).
+/// Smoke and quick use Adam at 0.001: on the decisive
 /// TCEC games (10 positions each), 4 epochs of 32,768 triplets of the
 /// 32-wide network reach 61.65% held-out triplet accuracy with it and
 /// 52.66% with SGD-Nesterov at 0.03 (README, *The other seeds' learners*).
@@ -154,6 +158,8 @@ pub fn deep_pink(preset: Preset) -> DeepPinkConfig {
                 .with_momentum(0.9)
                 .with_nesterov(true)
                 .with_learning_rate(0.03)
+                .with_lr_decay(1.0)
+                .with_lr_decay_per_day(1.0)
                 .with_epochs(100),
             DataConfig::new().with_per_epoch(1_000_000),
         ),
@@ -161,10 +167,13 @@ pub fn deep_pink(preset: Preset) -> DeepPinkConfig {
 }
 
 /// `train dbn` with `approach`: the paper's pick 772-100-100-100 (quick and
-/// paper), each hidden layer pre-trained as an RBM by CD-1 (SGD at 0.05),
-/// then fine-tuned with dropout 0.5. Paper: 50 RBM epochs per layer, then
-/// SGD at 0.005 × 0.98ᵉ, batch 32, 200 epochs. Quick (under an hour here):
-/// 2 RBM epochs per layer, then 20 epochs with Adam at 0.001, batch 256.
+/// paper; its other two sizes are `--hidden 400,200,100` and `--hidden
+/// 600,400,200,100`), each hidden layer pre-trained as an RBM by CD-1 (SGD at
+/// 0.05), then fine-tuned with dropout 0.5. Paper: ReLU units, 50 RBM epochs
+/// per layer, then SGD at 0.005 × 0.98ᵉ, batch 32, 200 epochs. Quick (under
+/// an hour here): sigmoid units (a deviation, kept because the shipped
+/// networks were trained so), 2 RBM epochs per layer, then 20 epochs with
+/// Adam at 0.001, batch 256.
 pub fn dbn(preset: Preset, approach: Approach) -> DbnConfig {
     let cd = OptimConfig::new().with_optimizer(OptimizerKind::Sgd).with_learning_rate(0.05).with_lr_decay(1.0);
     let adam = OptimConfig::new().with_learning_rate(0.001);
@@ -194,16 +203,19 @@ pub fn dbn(preset: Preset, approach: Approach) -> DbnConfig {
                 .with_epochs(200),
             DataConfig::new(),
             approach,
-        ),
+        )
+        .with_units(Units::Relu),
     }
 }
 
 /// `train neurochess`: TD(0) with γ = 0.98, Adam at 0.001 (smoke and quick).
 /// Smoke: 32 wide, seconds. Quick (2 min 17 s here; 9 min 41 s with EBNN):
 /// 256-32, 20 epochs each of 32 self-play games at 800 nodes a move and
-/// 200,000 steps of expert games. Paper: Thrun's one hidden layer of 165, 100 epochs of 100
-/// self-play games. EBNN is off unless asked for; its chess model `M` has
-/// one hidden layer (Thrun's 165; smoke 32) and trains first.
+/// 200,000 steps of expert games. Paper: Thrun's `V`, one hidden layer of
+/// 80 (the most he used: 0 to 80), fitted on quiescent positions only, with
+/// final values weighing 20 times the others; 100 epochs of 100 self-play
+/// games. EBNN is off unless asked for; its chess model `M` has one hidden
+/// layer (Thrun's 165; smoke 32) and trains first.
 pub fn neurochess(preset: Preset) -> NeuroChessConfig {
     let adam = OptimConfig::new().with_learning_rate(0.001);
     let ebnn = |hidden: usize, epochs: usize, per_epoch: usize| {
@@ -226,27 +238,29 @@ pub fn neurochess(preset: Preset) -> NeuroChessConfig {
             ebnn(165, 3, 200_000),
         ),
         Preset::Paper => NeuroChessConfig::new(
-            MlpConfig::new(vec![165]),
+            MlpConfig::new(vec![80]),
             adam.clone().with_epochs(100).with_batch_size(256),
             DataConfig::new().with_per_epoch(500_000),
             SelfPlayConfig::new().with_games(100),
             ebnn(165, 10, 500_000),
-        ),
+        )
+        .with_final_rate(20.0)
+        .with_quiescent_only(true),
     }
 }
 
-/// `train az`: AlphaZero's optimizer (DeepMind's, not the seed's), SGD
-/// with momentum 0.9 and L2 weight decay 10⁻⁴, at 0.2 for a batch of 4,096
-/// (paper, 19 × 256, with AlphaZero's 800 playouts a move), for supervised
-/// training and self-play alike. The seed's own settings differ: supervised
-/// SGD at 0.2 with momentum 0.9 and a batch of 2,048; self-play Adam at 0.1,
-/// weight decay 10⁻⁶, a batch of 128 (a deviation, said in the model card).
-/// Quick: 6 blocks × 64 filters, batch 256, so 0.2 × 256 / 4,096 = 0.0125
-/// (the learning rate scaled with the batch), 10 epochs of 50,000
+/// `train az` (`self_play`: `--self-play`, else `--supervised`). Quick:
+/// AlphaZero's optimizer (DeepMind's, not the seed's), SGD with momentum 0.9
+/// and L2 weight decay 10⁻⁴ at 0.2 × 256 / 4,096 = 0.0125 × 0.95ᵉ (the rate
+/// scaled with the batch), 6 blocks × 64 filters, 10 epochs of 50,000
 /// positions; self-play generations of 16 games at 100 playouts a move,
-/// gates of 10 games. Smoke: 1 × 8, Adam at 0.003, tiny games, seconds.
-pub fn az(preset: Preset) -> AzConfig {
-    let seed_sgd = OptimConfig::new()
+/// gates of 10 games. Paper: the seed's 19 × 256 and its own optimizers:
+/// supervised SGD at 0.2 with momentum 0.9 and a batch of 2,048 (L2 10⁻⁴,
+/// AlphaZero's `c`, which the seed's loss has but does not set); self-play
+/// Adam at 0.1 with weight decay 10⁻⁶ and a batch of 128. Smoke: 1 × 8, Adam
+/// at 0.003, tiny games, seconds.
+pub fn az(preset: Preset, self_play: bool) -> AzConfig {
+    let alphazero_sgd = OptimConfig::new()
         .with_optimizer(OptimizerKind::Sgd)
         .with_momentum(0.9)
         .with_weight_decay(1e-4)
@@ -269,15 +283,22 @@ pub fn az(preset: Preset) -> AzConfig {
         ),
         Preset::Quick => AzConfig::new(
             AzModelConfig::new(6, 64),
-            seed_sgd.with_learning_rate(0.0125).with_batch_size(256).with_epochs(10),
+            alphazero_sgd.with_learning_rate(0.0125).with_batch_size(256).with_epochs(10),
             DataConfig::new().with_per_epoch(50_000).with_val(5_000),
         )
         .with_play(AzPlayConfig::new().with_games(16).with_playouts(100).with_max_plies(200).with_gate_games(10)),
-        Preset::Paper => AzConfig::new(
-            AzModelConfig::new(19, 256),
-            seed_sgd.with_batch_size(4_096).with_epochs(100),
-            DataConfig::new().with_per_epoch(1_000_000),
-        )
-        .with_play(AzPlayConfig::new().with_games(100)),
+        Preset::Paper => {
+            let optim = if self_play {
+                OptimConfig::new().with_learning_rate(0.1).with_weight_decay(1e-6).with_batch_size(128)
+            } else {
+                alphazero_sgd.with_batch_size(2_048)
+            };
+            AzConfig::new(
+                AzModelConfig::new(19, 256),
+                optim.with_lr_decay(1.0).with_epochs(100),
+                DataConfig::new().with_per_epoch(1_000_000),
+            )
+            .with_play(AzPlayConfig::new().with_games(100))
+        }
     }
 }

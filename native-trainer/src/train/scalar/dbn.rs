@@ -1,15 +1,22 @@
 //! `deepchess train dbn`: Herud and Mueller's deep belief network (seed 001).
 //!
 //! 772 inputs (the 768 piece bits and the 4 castling rights, no side to
-//! move), sigmoid hidden layers. Each hidden layer is first pre-trained as
-//! a restricted Boltzmann machine by contrastive divergence (CD-1): the
+//! move), hidden layers of [`Units`]: sigmoid (`quick`), or ReLU as the
+//! paper has them (`paper`). Each hidden layer is first pre-trained as a
+//! restricted Boltzmann machine by contrastive divergence (CD-1): the
 //! visible units are the positions' bits for the first layer and the layer
-//! below's hidden probabilities for the others. The CD-1 update is the
-//! gradient of `F(v₀) − F(v₁)`, the free energy of the data minus that of
-//! its one-step Gibbs reconstruction (held fixed), `F(v) = −v·b −
+//! below's activations for the others. With sigmoid units the CD-1 update
+//! is the gradient of `F(v₀) − F(v₁)`, the free energy of the data minus
+//! that of its one-step Gibbs reconstruction (held fixed), `F(v) = −v·b −
 //! Σⱼ softplus(cⱼ + (vW)ⱼ)`; so each layer is one phase of the epoch runner
-//! with that loss. Then the whole network is fine-tuned with dropout 0.5
-//! on its hidden layers, in one of three approaches:
+//! with that loss. ReLU units are Nair and Hinton's noisy rectified units
+//! (*Rectified Linear Units Improve Restricted Boltzmann Machines*, 2010):
+//! a hidden sample is `max(0, x + N(0, σ(x)))`, a reconstruction of real
+//! visible units (the layers above the first) `max(0, ·)`, and the loss is
+//! the one whose gradient is CD-1's update `v₀ᵀh₀ − v₁ᵀh₁` with the units'
+//! means `h = max(0, x)` held fixed: `−(v₀·b + h₀·x₀) + (v₁·b + h₁·x₁)`.
+//! Then the whole network is fine-tuned with dropout 0.5 on its hidden
+//! layers, in one of three approaches:
 //!
 //! - (a) [`Approach::Wdl`]: win/draw/loss of the game, softmax and
 //!   cross-entropy; the value is `P(win) − P(loss)`;
@@ -28,7 +35,7 @@ use std::path::Path;
 
 use burn::config::Config;
 use burn::module::{Module, Param};
-use burn::tensor::activation::{log_softmax, sigmoid, softplus};
+use burn::tensor::activation::{log_softmax, relu, sigmoid, softplus};
 use burn::tensor::{Distribution, Tensor, TensorData};
 use deepchess_core::learned::{Activation, InputKind, LearnedNet, OutputKind};
 use deepchess_core::shakmaty::Color;
@@ -59,6 +66,32 @@ pub enum Approach {
     Regression,
     /// (c) The engine evaluation in seven classes.
     Classes7,
+}
+
+/// The hidden units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+pub enum Units {
+    /// Logistic units, binary in the RBMs.
+    Sigmoid,
+    /// Rectified linear units, noisy in the RBMs (the paper's).
+    Relu,
+}
+
+impl Units {
+    /// The activation core runs.
+    pub fn activation(self) -> Activation {
+        match self {
+            Units::Sigmoid => Activation::Sigmoid,
+            Units::Relu => Activation::Relu,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Units::Sigmoid => "sigmoid",
+            Units::Relu => "ReLU",
+        }
+    }
 }
 
 /// The seven classes' boundaries, in pawns.
@@ -133,6 +166,9 @@ pub struct DbnConfig {
     /// Dropout on the hidden layers while fine-tuning.
     #[config(default = 0.5)]
     pub dropout: f64,
+    /// The hidden units, in the RBMs and the fine-tuned network.
+    #[config(default = "Units::Sigmoid")]
+    pub units: Units,
 }
 
 /// What a DBN run trains: the network, and each RBM's visible biases.
@@ -218,6 +254,7 @@ impl DbnLearner {
         let layer = model.net.layer(k);
         let visible = model.visible[k].val();
         let bias = layer.bias.as_ref().expect("layers have biases").val();
+        let units = self.config.units;
         let (v0, pre0) = if k == 0 {
             let width = INPUT.inputs();
             let mut dense = vec![0f32; lists.len() * width];
@@ -230,7 +267,7 @@ impl DbnLearner {
             (v0, bag_sums(layer, &positions))
         } else {
             let frozen = model.net.clone().no_grad();
-            let v0 = Tensor::<2>::from_data(frozen.codes(&positions, k, Activation::Sigmoid).into_data(), device);
+            let v0 = Tensor::<2>::from_data(frozen.codes(&positions, k, units.activation()).into_data(), device);
             (v0.clone(), layer.forward(v0))
         };
         let [_, width] = v0.dims();
@@ -238,9 +275,27 @@ impl DbnLearner {
         // The weights of the dense products: without the first layer's padding row.
         let weight = layer.weight.val();
         let weight = if k == 0 { weight.narrow(0, 0, width) } else { weight };
+        let visible_bias = visible.clone().reshape([1, width]);
+        if units == Units::Relu {
+            // Noisy rectified hidden units; the bits below stay binary
+            // (logistic), real visible units above the first are rectified.
+            let x0 = pre0.clone().detach();
+            let noise = Tensor::<2>::random(x0.dims(), Distribution::Normal(0.0, 1.0), device);
+            let sample = relu(x0.clone() + noise.mul(sigmoid(x0.clone()).sqrt()));
+            let down = sample.matmul(weight.clone().transpose()) + visible_bias;
+            let v1 = if k == 0 { sigmoid(down) } else { relu(down) }.detach();
+            let pre1 = v1.clone().matmul(weight) + bias.reshape([1, hidden]);
+            let (h0, h1) = (relu(x0), relu(pre1.clone().detach()));
+            let energy = |v: Tensor<2>, h: Tensor<2>, pre: Tensor<2>| {
+                let [n, _] = v.dims();
+                (v.mul(visible.clone().reshape([1, width])).sum_dim(1) + h.mul(pre).sum_dim(1)).reshape([n])
+            };
+            let loss = (energy(v1.clone(), h1, pre1) - energy(v0.clone(), h0, pre0)).mean();
+            return (loss, (v0 - v1).powf_scalar(2.0).mean());
+        }
         let h0 = sigmoid(pre0.clone().detach());
         let sample = Tensor::<2>::random(h0.dims(), Distribution::Uniform(0.0, 1.0), device).lower(h0).float();
-        let v1 = sigmoid(sample.matmul(weight.clone().transpose()) + visible.clone().reshape([1, width])).detach();
+        let v1 = sigmoid(sample.matmul(weight.clone().transpose()) + visible_bias).detach();
         let pre1 = v1.clone().matmul(weight) + bias.reshape([1, hidden]);
         let loss = (free_energy(v0.clone(), pre0, visible.clone()) - free_energy(v1.clone(), pre1, visible)).mean();
         (loss, (v0 - v1).powf_scalar(2.0).mean())
@@ -258,7 +313,7 @@ impl DbnLearner {
             let keep = Tensor::<2>::random(x.dims(), Distribution::Uniform(0.0, 1.0), device).greater_elem(dropout);
             x.mul(keep.float()).div_scalar(1.0 - dropout)
         };
-        let out = model.net.forward_with(&positions, Activation::Sigmoid, drop);
+        let out = model.net.forward_with(&positions, self.config.units.activation(), drop);
         let n = batch.len();
         match self.config.approach {
             Approach::Regression => {
@@ -296,7 +351,7 @@ impl DbnLearner {
     /// recorded evaluations of the validation games (1,000 if too few).
     pub fn export(&self, model: &Dbn, description: String) -> anyhow::Result<LearnedNet> {
         let output = self.config.approach.output();
-        let unit = model.net.to_learned(INPUT, Activation::Sigmoid, output, false, 1.0, description)?;
+        let unit = model.net.to_learned(INPUT, self.config.units.activation(), output, false, 1.0, description)?;
         let scale = match self.config.approach {
             Approach::Wdl => {
                 let clipped = |cp: f64| Some(cp.clamp(-1000.0, 1000.0));
@@ -401,8 +456,9 @@ impl Learner for DbnLearner {
         let Some(last) = rows.last().filter(fine) else { return Ok(()) };
         let figure = |r: &EpochRow| r.val_accuracy.unwrap_or(-r.val_loss);
         let description = format!(
-            "Herud–Mueller deep belief network, approach {:?} (772 inputs, sigmoid {:?}, RBM pre-trained by CD-1, dropout {}); {} fine-tuning epochs of {} positions; held-out {}",
+            "Herud–Mueller deep belief network, approach {:?} (772 inputs, {} {:?}, RBM pre-trained by CD-1, dropout {}); {} fine-tuning epochs of {} positions; held-out {}",
             self.config.approach,
+            self.config.units.name(),
             self.config.model.hidden,
             self.config.dropout,
             rows.iter().filter(fine).count(),

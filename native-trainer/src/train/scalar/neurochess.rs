@@ -23,8 +23,17 @@
 //! directional error is an unbiased estimate of Thrun's squared slope error
 //! (over the `n` = 768 inputs) at `k` passes instead of 768.
 //!
-//! Validation: the TD loss on held-out games, and the share of positions of
-//! held-out decisive games where the value has the sign of the result.
+//! Thrun's two aids, off in `quick` and on in `paper`: the steps whose
+//! target is the game's outcome (the last two plies of each game) weigh
+//! `final_rate` times as much as the others (Thrun: a learning rate 20 times
+//! larger on final values, without which `V` drifts towards 0), and with
+//! `quiescent_only` only quiescent positions ([`crate::train::scalar::td::quiescent`])
+//! are fitted (their targets still read whatever position comes two plies
+//! later).
+//!
+//! Validation: the TD loss on held-out games (every position, final values
+//! weighed 1), and the share of positions of held-out decisive games where
+//! the value has the sign of the result.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -115,6 +124,13 @@ pub struct NeuroChessConfig {
     /// The discount per two plies.
     #[config(default = 0.98)]
     pub gamma: f64,
+    /// The weight of a step whose target is the game's outcome, against 1
+    /// for the others (Thrun: 20).
+    #[config(default = 1.0)]
+    pub final_rate: f64,
+    /// Fit quiescent positions only (Thrun's).
+    #[config(default = false)]
+    pub quiescent_only: bool,
 }
 
 /// `V` and, with EBNN, `M`.
@@ -195,6 +211,11 @@ impl NeuroChessLearner {
         self.config.gamma as f32
     }
 
+    /// Whether the TD phase fits `step` (all, or the quiescent ones).
+    fn fits(&self, step: &Step) -> bool {
+        !self.config.quiescent_only || step.quiescent
+    }
+
     fn positions<'a>(&self, lists: impl Iterator<Item = &'a [u16]>) -> Positions {
         Positions::from_lists(lists, INPUT.inputs(), &self.device)
     }
@@ -213,7 +234,9 @@ impl NeuroChessLearner {
             attempts += 1;
             let Some((positions, result)) = self.random_game(rng) else { continue };
             let game = game_steps(&positions, result, self.gamma(), INPUT);
-            steps.extend(game.into_iter().filter(|s| !transitions || s.later.is_some()));
+            // The chess model's transitions are every position's; TD's, as `fits` says.
+            let keep = |s: &Step| if transitions { s.later.is_some() } else { self.fits(s) };
+            steps.extend(game.into_iter().filter(keep));
         }
         steps.truncate(count);
         steps
@@ -264,7 +287,8 @@ impl NeuroChessLearner {
                 _ => stats.draws += 1,
             }
             stats.plies += game.positions.len() - 1;
-            steps.extend(game_steps(&game.positions, game.white_result, self.gamma(), INPUT));
+            let game = game_steps(&game.positions, game.white_result, self.gamma(), INPUT);
+            steps.extend(game.into_iter().filter(|s| self.fits(s)));
         }
         *self.stats.lock().expect("stats") = stats;
         Ok(steps)
@@ -291,7 +315,17 @@ impl NeuroChessLearner {
     /// and its target, plus the slope error with EBNN.
     fn td_loss(&self, model: &NeuroChessNet, batch: &[Step]) -> Tensor<1> {
         let (now, targets) = self.td_values(&model.value, batch);
-        let loss = now.sub(targets).powi_scalar(2).mean();
+        let squared = now.sub(targets).powi_scalar(2);
+        let rate = self.config.final_rate as f32;
+        let loss = if rate == 1.0 {
+            squared.mean()
+        } else {
+            // A final value's error weighs `rate` times as much (the mean
+            // over the batch is kept, so the other steps' rate is unchanged).
+            let weights: Vec<f32> = batch.iter().map(|s| if s.outcome.is_some() { rate } else { 1.0 }).collect();
+            let weights = Tensor::<1>::from_data(TensorData::new(weights, [batch.len()]), &self.device);
+            squared.mul(weights).mean()
+        };
         let pending: Vec<&Step> = batch.iter().filter(|s| s.outcome.is_none()).collect();
         match &model.chess_model {
             Some(chess_model) if !pending.is_empty() && self.config.ebnn.slope_weight > 0.0 => {
@@ -457,9 +491,11 @@ impl Learner for NeuroChessLearner {
         let accuracy = rows.last().and_then(|r| r.val_accuracy).unwrap_or(0.0);
         let self_play = &self.config.self_play;
         let description = format!(
-            "NeuroChess TD(0) (768 inputs from the side to move, ReLU {:?}, tanh; γ = {}; {} self-play games of {} nodes a move per epoch; EBNN {}); {td_epochs} epochs; held-out result-sign accuracy {accuracy:.4}",
+            "NeuroChess TD(0) (768 inputs from the side to move, ReLU {:?}, tanh; γ = {}; final values × {}; {}; {} self-play games of {} nodes a move per epoch; EBNN {}); {td_epochs} epochs; held-out result-sign accuracy {accuracy:.4}",
             self.config.model.hidden,
             self.config.gamma,
+            self.config.final_rate,
+            if self.config.quiescent_only { "quiescent positions only" } else { "every position" },
             self_play.games,
             self_play.nodes,
             if self.ebnn() { "on" } else { "off" },

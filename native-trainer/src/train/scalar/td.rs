@@ -11,11 +11,15 @@
 //! - `t + 2 = T`: `γ z`, `z` the result for the side to move at `s_t`
 //!   (the final position's value is its outcome, not the network's);
 //! - `t ≥ T − 1`: `z` itself (the game ends within a ply).
+//!
+//! Each step also says whether `s_t` is quiescent ([`quiescent`]): NeuroChess
+//! can learn from quiescent boards only.
 
 use std::ops::Range;
 
 use deepchess_core::learned::InputKind;
-use deepchess_core::shakmaty::{Chess, Color, Position};
+use deepchess_core::search::see_ge;
+use deepchess_core::shakmaty::{Chess, Color, Move, Position};
 
 use crate::data::{GameResult, Record};
 
@@ -32,6 +36,17 @@ pub struct Step {
     pub outcome: Option<f32>,
     /// The game's result for the side to move at `s_t`: +1, 0 or −1.
     pub result: f32,
+    /// Whether `s_t` is [`quiescent`].
+    pub quiescent: bool,
+}
+
+/// Whether `pos` is quiescent: the side to move is not in check, cannot
+/// promote, and no capture wins material by static exchange (nothing
+/// hangs), so that a static judgement of it is not about to be overturned
+/// by an exchange.
+pub fn quiescent(pos: &Chess) -> bool {
+    let unsettled = |m: &Move| m.is_promotion() || (m.is_capture() && see_ge(pos, *m, 1));
+    !pos.is_check() && !pos.legal_moves().iter().any(unsettled)
 }
 
 /// The TD steps of the game `positions` (`s_0 … s_T`), whose result for
@@ -47,7 +62,8 @@ pub fn game_steps(positions: &[Chess], white_result: f32, gamma: f32, input: Inp
                 u if u == last => Some(gamma * result),
                 _ => Some(result),
             };
-            Step { now: active[t].clone(), later: active.get(t + 2).cloned(), outcome, result }
+            let quiescent = quiescent(&positions[t]);
+            Step { now: active[t].clone(), later: active.get(t + 2).cloned(), outcome, result, quiescent }
         })
         .collect()
 }
@@ -142,6 +158,25 @@ mod tests {
             };
             assert_eq!(step.outcome, expected, "ply {t} of {last}");
         }
+    }
+
+    #[test]
+    fn quiescent_boards_have_no_check_and_nothing_hanging() {
+        use deepchess_core::shakmaty::CastlingMode;
+        use deepchess_core::shakmaty::fen::Fen;
+        let pos = |fen: &str| -> Chess { fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap() };
+        // The start; a pawn defended by a pawn (taking it loses the rook).
+        assert!(quiescent(&Chess::default()));
+        assert!(quiescent(&pos("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1")));
+        // An undefended pawn on d5 hangs to the rook.
+        assert!(!quiescent(&pos("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1")));
+        // Equal trades are quiet: a knight takes a knight defended by a pawn.
+        assert!(quiescent(&pos("4k3/8/2p5/3n4/8/4N3/8/4K3 w - - 0 1")));
+        // In check; a promotion.
+        assert!(!quiescent(&pos("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")));
+        assert!(!quiescent(&pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")));
+        let steps = game_steps(&[Chess::default()], 0.0, 0.98, InputKind::SideToMove768);
+        assert!(steps[0].quiescent);
     }
 
     #[test]
