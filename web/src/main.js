@@ -1012,8 +1012,18 @@ async function copy(text, field) {
 }
 $('#copy-fen').addEventListener('click', () => copy(game.fen, $('#fen')));
 $('#copy-link').addEventListener('click', () => copy(makeLink(location.href, { fen: game.fen })));
+/** The name of the network a Network or Black plays choice has picked. */
+function pickedName(select) {
+  const picked = select.selectedOptions[0];
+  return picked?.dataset.name ?? picked?.textContent ?? 'DeepChess';
+}
+
 $('#copy-pgn').addEventListener('click', () => {
-  const names = mode === 'play' ? { [player === 'white' ? 'White' : 'Black']: 'You', [player === 'white' ? 'Black' : 'White']: 'DeepChess' } : {};
+  let names = {};
+  if (mode === 'play') names = { [player === 'white' ? 'White' : 'Black']: 'You', [player === 'white' ? 'Black' : 'White']: 'DeepChess' };
+  // Watching, each side's network.
+  const white = pickedName($('#network'));
+  if (mode === 'watch') names = { White: white, Black: $('#watch-black').value ? pickedName($('#watch-black')) : white };
   copy(game.pgn(names), $('#pgn'));
 });
 

@@ -332,6 +332,12 @@ test("watch: two different networks play a game to the end; play: the untrained 
   // The untrained network plays randomly: the built-in one wins.
   assert.match(status, /White wins \(1-0\)$/);
   await page.screenshot({ path: join(shots, 'watch-two-networks.png') });
+  // The PGN copied out names each side's network.
+  await page.evaluate(() => (document.querySelector('#io').open = true));
+  await page.click('#copy-pgn');
+  const pgn = await page.inputValue('#pgn');
+  assert.match(pgn, /\[White "DeepChess \(built in\)"\]/);
+  assert.ok(pgn.includes(`[Black "${untrained.name}"]`), pgn);
   await page.selectOption('#watch-black', '');
 
   // Play against the untrained network itself: it answers a move.
