@@ -11,10 +11,13 @@ use deepchess_core::seeded;
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 use deepchess_trainer::data::{
-    self, BuildOptions, Dataset, DatasetError, Eval, GameFilter, GameReader, GameResult, PairSampler, Record, Sampling,
-    SkipReason,
+    self, BuildOptions, Dataset, DatasetError, Eval, GameFilter, GameReader, GameResult, HeldOut, PairSampler, Record,
+    Sampling, SkipReason,
 };
 use pgn_reader::Reader;
+
+#[path = "common/learnable.rs"]
+mod learnable;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/games.pgn")
@@ -22,7 +25,11 @@ fn fixture() -> PathBuf {
 
 fn build(pgn: Vec<PathBuf>, out: &Path, sampling: Sampling, val_permille: u32) -> data::Summary {
     let filter = GameFilter::default();
-    data::build(&BuildOptions { pgn, out: out.to_owned(), filter, sampling, val_permille }, true).unwrap()
+    data::build(
+        &BuildOptions { pgn, out: out.to_owned(), filter, sampling, held_out: HeldOut::Permille(val_permille) },
+        true,
+    )
+    .unwrap()
 }
 
 fn records(dir: &Path) -> Vec<Record> {
@@ -67,7 +74,7 @@ fn duplicates_across_inputs_are_kept_once_and_each_input_is_summarized() {
         out: dir.path().join("ds"),
         filter,
         sampling: Sampling { include_draws: true, ..Sampling::default() },
-        val_permille: 0,
+        held_out: HeldOut::Permille(0),
     };
     let summary = data::build(&options, true).unwrap();
     let [first, second] = &summary.sources[..] else { panic!("two sources: {:?}", summary.sources) };
@@ -272,4 +279,44 @@ fn cli_build_dump_stats_openings() {
     let missing = Command::new(bin).args(["data", "dump", "/nonexistent/ds.bin"]).output().unwrap();
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read /nonexistent/ds.bin"));
+}
+
+#[test]
+fn folds_hold_out_every_game_once() {
+    use std::collections::BTreeSet;
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    learnable::learnable_pgn(&pgn, 60);
+    let games =
+        |file: &Path| -> BTreeSet<u32> { Dataset::open(file).unwrap().records().iter().map(Record::game).collect() };
+    let sampling = Sampling { include_draws: true, ..Sampling::default() };
+    let (mut held, mut all) = (Vec::new(), BTreeSet::new());
+    for index in 1..=3 {
+        let out = dir.path().join(format!("fold{index}"));
+        let options = BuildOptions {
+            pgn: vec![pgn.clone()],
+            out: out.clone(),
+            filter: GameFilter::default(),
+            sampling,
+            held_out: HeldOut::parse_fold(&format!("{index}/3")).unwrap(),
+        };
+        data::build(&options, true).unwrap();
+        let (train, val) = (games(&out.join("train.bin")), games(&out.join("val.bin")));
+        assert!(train.is_disjoint(&val), "fold {index}");
+        let both: BTreeSet<u32> = train.union(&val).copied().collect();
+        if index > 1 {
+            assert_eq!(both, all, "every build keeps the same games");
+        }
+        all = both;
+        // Each fold holds out about a third of the games.
+        assert!((10..=30).contains(&val.len()), "fold {index}: {} of {} games held out", val.len(), all.len());
+        held.push(val);
+    }
+    // The three folds' held-out games are disjoint and cover every game.
+    let mut covered = BTreeSet::new();
+    for val in &held {
+        assert!(covered.is_disjoint(val));
+        covered.extend(val.iter().copied());
+    }
+    assert_eq!(covered, all);
 }

@@ -7,7 +7,7 @@ use deepchess_core::shakmaty::EnPassantMode;
 use deepchess_core::shakmaty::fen::Fen;
 
 use crate::data::{
-    self, BuildOptions, Dataset, GameFilter, GameResult, Sampling, SourceTable, dataset_files, read_sources,
+    self, BuildOptions, Dataset, GameFilter, GameResult, HeldOut, Sampling, SourceTable, dataset_files, read_sources,
 };
 
 /// `deepchess data …`
@@ -62,6 +62,11 @@ pub struct BuildArgs {
     /// Games per thousand held out for validation.
     #[arg(long, default_value_t = 50)]
     val_permille: u32,
+    /// Hold out fold K of N equal folds instead (`--fold 3/10`): the N builds
+    /// `--fold 1/N` to `--fold N/N` of the same inputs and seed hold out
+    /// every game once, for N-fold cross-validation.
+    #[arg(long, conflicts_with = "val_permille")]
+    fold: Option<String>,
     /// Seed of the sampling and of the split.
     #[arg(long, default_value_t = 2016)]
     seed: u64,
@@ -117,7 +122,10 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
                     include_captures: args.include_captures,
                     seed: args.seed,
                 },
-                val_permille: args.val_permille.min(1000),
+                held_out: match &args.fold {
+                    Some(fold) => HeldOut::parse_fold(fold)?,
+                    None => HeldOut::Permille(args.val_permille.min(1000)),
+                },
             };
             let summary = data::build(&options, args.quiet)?;
             println!("{summary}");

@@ -26,8 +26,54 @@ pub struct BuildOptions {
     pub filter: GameFilter,
     /// Which positions of a game to keep.
     pub sampling: Sampling,
-    /// Games per thousand that go to validation.
-    pub val_permille: u32,
+    /// Which games go to validation.
+    pub held_out: HeldOut,
+}
+
+/// Which games a build holds out for validation, each game drawn by a hash
+/// of its index and the seed, so that builds of the same inputs with the same
+/// seed agree game by game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum HeldOut {
+    /// This many games per thousand.
+    Permille(u32),
+    /// Fold `index` (1-based) of `folds` equal folds: the other folds train.
+    /// The `folds` builds with indices 1 to `folds` hold out every game once
+    /// (k-fold cross-validation).
+    Fold {
+        /// Which fold, 1 to `folds`.
+        index: u32,
+        /// How many folds.
+        folds: u32,
+    },
+}
+
+impl HeldOut {
+    /// Reads `K/N` (fold `K` of `N`, `1 ≤ K ≤ N`, `N ≥ 2`).
+    ///
+    /// ```
+    /// use deepchess_trainer::data::HeldOut;
+    ///
+    /// assert_eq!(HeldOut::parse_fold("3/10").unwrap(), HeldOut::Fold { index: 3, folds: 10 });
+    /// assert!(HeldOut::parse_fold("0/10").is_err() && HeldOut::parse_fold("11/10").is_err());
+    /// assert!(HeldOut::parse_fold("1/1").is_err() && HeldOut::parse_fold("ten").is_err());
+    /// ```
+    pub fn parse_fold(text: &str) -> anyhow::Result<HeldOut> {
+        let bad = || anyhow::anyhow!("{text:?} is not a fold K/N (1 ≤ K ≤ N, N ≥ 2), for example 3/10");
+        let (index, folds) = text.split_once('/').ok_or_else(bad)?;
+        let index: u32 = index.trim().parse().map_err(|_| bad())?;
+        let folds: u32 = folds.trim().parse().map_err(|_| bad())?;
+        anyhow::ensure!(folds >= 2 && (1..=folds).contains(&index), bad());
+        Ok(HeldOut::Fold { index, folds })
+    }
+
+    /// Whether the game whose hash is `draw` is held out.
+    pub fn holds_out(self, draw: u64) -> bool {
+        match self {
+            HeldOut::Permille(permille) => draw % 1000 < u64::from(permille),
+            HeldOut::Fold { index, folds } => draw % u64::from(folds) == u64::from(index - 1),
+        }
+    }
 }
 
 /// Positions kept in one split, by game result.
@@ -204,8 +250,7 @@ pub fn build(options: &BuildOptions, quiet: bool) -> anyhow::Result<Summary> {
             summary.decisive_games += decisive;
             source.games_used += 1;
             source.decisive_games += decisive;
-            let is_val =
-                mix(options.sampling.seed ^ 0x5eed, u64::from(game_index)) % 1000 < u64::from(options.val_permille);
+            let is_val = options.held_out.holds_out(mix(options.sampling.seed ^ 0x5eed, u64::from(game_index)));
             let (writer, counts) = if is_val { (&mut val, &mut summary.val) } else { (&mut train, &mut summary.train) };
             let records = options.sampling.records(game_index, &game);
             counts.games += u64::from(!records.is_empty());

@@ -14,7 +14,9 @@ mod pairs;
 mod record;
 mod sampling;
 
-pub use build::{BuildOptions, SourceSummary, SourceTable, SplitCounts, Summary, build, openings, read_sources};
+pub use build::{
+    BuildOptions, HeldOut, SourceSummary, SourceTable, SplitCounts, Summary, build, openings, read_sources,
+};
 pub use dataset::{Dataset, DatasetError, DatasetWriter, dataset_files};
 pub use eval::{eval_comment, parse_eval};
 pub use filter::{Filtering, GameFilter, game_key};

@@ -25,7 +25,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{Position, Role};
 use deepchess_core::{Features, Network, seeded};
-use deepchess_trainer::data::{self, BuildOptions, Dataset, LabelOptions, Labels, Sampling};
+use deepchess_trainer::data::{self, BuildOptions, Dataset, HeldOut, LabelOptions, Labels, Sampling};
 use deepchess_trainer::eval::accuracy;
 use deepchess_trainer::train::alphazero::self_play::AzSelfPlayLearner;
 use deepchess_trainer::train::alphazero::supervised::AzLearner;
@@ -50,7 +50,11 @@ use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
 fn build(dir: &Path, pgn: std::path::PathBuf, sampling: Sampling) -> std::path::PathBuf {
     let out = dir.join("data");
     let filter = data::GameFilter::default();
-    data::build(&BuildOptions { pgn: vec![pgn], out: out.clone(), filter, sampling, val_permille: 150 }, true).unwrap();
+    data::build(
+        &BuildOptions { pgn: vec![pgn], out: out.clone(), filter, sampling, held_out: HeldOut::Permille(150) },
+        true,
+    )
+    .unwrap();
     out
 }
 

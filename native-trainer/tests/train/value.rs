@@ -110,7 +110,7 @@ fn source_weights_set_each_inputs_share_of_the_draws() {
         out: data.clone(),
         filter: data::GameFilter::default(),
         sampling,
-        val_permille: 150,
+        held_out: HeldOut::Permille(150),
     };
     data::build(&options, true).unwrap();
     let sources = data::read_sources(&data).unwrap();
