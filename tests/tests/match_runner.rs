@@ -56,6 +56,17 @@ fn games_are_paired_with_colours_swapped() {
             assert_eq!(first_moves(games[i - 1]), first_moves(game), "pair {}", i / 2);
         }
         assert!(game.contains("{ book }"));
+        // Every move after the book says how long its engine thought, after
+        // its score and depth where the engine gave them (cutechess's
+        // `{ +0.46/14 0.41s }`).
+        let text = game.replace('\n', " ");
+        let notes: Vec<&str> =
+            text.split("{ ").skip(1).filter_map(|c| c.split(" }").next()).filter(|&c| c != "book").collect();
+        assert!(!notes.is_empty(), "{game}");
+        for note in notes {
+            let time = note.rsplit(' ').next().unwrap();
+            assert!(time.ends_with('s') && time.trim_end_matches('s').parse::<f64>().is_ok(), "{note:?} in {game}");
+        }
         match (tag(game, "Result"), i % 2 == 0) {
             ("1/2-1/2", _) => draws += 1,
             ("1-0", true) | ("0-1", false) => wins += 1,

@@ -10,7 +10,7 @@
 //! engine (`--engine "deepchess uci"`) plays itself at a fixed node count
 //! (`--nodes`) from book openings plus a few random plies
 //! (`--random-plies`); every move carries the score its search reported, as
-//! a TCEC-style comment (`{ +0.35 }`, White's view), so `data build` labels
+//! a cutechess-style comment (`{ +0.35/9 0.05s }`: White's view, depth, time), so `data build` labels
 //! every position with the search score and the game's result.
 //!
 //! Games go to a zstd PGN file, each game its own frame, written and flushed

@@ -62,6 +62,8 @@ pub struct Reply {
     /// the side to move's point of view; `None` when it reported none (or
     /// speaks xboard).
     pub score: Option<Eval>,
+    /// The depth of the `info` line that gave `score`.
+    pub depth: Option<u32>,
 }
 
 /// How long an engine may think about one move.
@@ -266,7 +268,7 @@ impl Engine {
             Protocol::Uci => self.uci_move(moves, limit, timeout),
             Protocol::Xboard => {
                 let (best, elapsed) = self.xboard_move(moves, limit, timeout)?;
-                Ok(Reply { best, elapsed, score: None })
+                Ok(Reply { best, elapsed, score: None, depth: None })
             }
         }
     }

@@ -172,14 +172,53 @@ pub struct PlayedGame {
     pub moves: Vec<Move>,
     /// Moves that came from the opening book.
     pub opening_plies: usize,
-    /// The score each engine reported for its move, White's point of view
-    /// (`None` for the opening's moves and where the engine reported none),
+    /// What each engine said of its move (`None` for the opening's moves),
     /// one per move.
-    pub evals: Vec<Option<Eval>>,
+    pub notes: Vec<Option<MoveNote>>,
     /// The result.
     pub result: GameResult,
     /// Why it ended.
     pub termination: Termination,
+}
+
+/// What an engine said of a move it played: its score (White's point of
+/// view; `None` where it reported none), the depth of that score, and how
+/// long it thought. The PGN writes it as cutechess does, `{ +0.46/14 0.41s }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The last score reported, White's point of view.
+    pub eval: Option<Eval>,
+    /// The depth of that score.
+    pub depth: Option<u32>,
+    /// The time the move took, as the referee measured it.
+    pub time: Duration,
+}
+
+impl MoveNote {
+    /// The PGN comment's text: `+0.46/14 0.41s`, `-M3/9 1.20s`, or `0.41s`
+    /// without a score (which [`crate::data::parse_eval`] reads as no
+    /// evaluation).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use deepchess_trainer::data::{Eval, parse_eval};
+    /// use deepchess_trainer::play::game::MoveNote;
+    ///
+    /// let note = MoveNote { eval: Some(Eval::Cp(46)), depth: Some(14), time: Duration::from_millis(412) };
+    /// assert_eq!(note.comment(), "+0.46/14 0.41s");
+    /// assert_eq!(parse_eval(note.comment().as_bytes()), Some(Eval::Cp(46)));
+    /// let silent = MoveNote { eval: None, depth: None, time: Duration::from_millis(1500) };
+    /// assert_eq!(silent.comment(), "1.50s");
+    /// assert_eq!(parse_eval(silent.comment().as_bytes()), None);
+    /// ```
+    pub fn comment(&self) -> String {
+        let time = format!("{:.2}s", self.time.as_secs_f64());
+        match (self.eval, self.depth) {
+            (Some(eval), Some(depth)) => format!("{}/{depth} {time}", eval_comment(eval)),
+            (Some(eval), None) => format!("{} {time}", eval_comment(eval)),
+            (None, _) => time,
+        }
+    }
 }
 
 /// Slack over the allotted time before a silent engine counts as hung.
@@ -208,7 +247,7 @@ pub fn play(
         moves.push(m);
     }
     let opening_plies = moves.len();
-    let mut evals = vec![None; opening_plies];
+    let mut notes = vec![None; opening_plies];
     let clock = |t: TimeControl| match t {
         TimeControl::Clock { base, increment } => (base, increment),
         _ => (Duration::ZERO, Duration::ZERO),
@@ -220,14 +259,14 @@ pub fn play(
         let _ = engine.new_game();
     }
     let finish =
-        |result, termination, moves, evals| Ok(PlayedGame { moves, opening_plies, evals, result, termination });
+        |result, termination, moves, notes| Ok(PlayedGame { moves, opening_plies, notes, result, termination });
     loop {
         *seen.entry(zobrist(&pos)).or_default() += 1;
         if let Some((result, termination)) = rules_end(&pos, &seen) {
-            return finish(result, termination, moves, evals);
+            return finish(result, termination, moves, notes);
         }
         if moves.len() >= max_plies {
-            return finish(GameResult::Draw, Termination::MoveCap, moves, evals);
+            return finish(GameResult::Draw, Termination::MoveCap, moves, notes);
         }
         let turn = pos.turn();
         let side = usize::from(turn == Color::Black);
@@ -249,28 +288,28 @@ pub fn play(
         let loser = |termination| {
             (if turn == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins }, termination)
         };
-        let Reply { best: text, elapsed, score } =
+        let Reply { best: text, elapsed, score, depth } =
             match engine.ready().and_then(|()| engine.best_move(&texts, &limit, timeout)) {
                 Ok(answer) => answer,
                 Err(err) => {
                     let (result, termination) = loser(Termination::EngineFailure(turn, err.to_string()));
-                    return finish(result, termination, moves, evals);
+                    return finish(result, termination, moves, notes);
                 }
             };
         if let TimeControl::Clock { increment, .. } = tc[side] {
             if elapsed > clocks[side] {
                 let (result, termination) = loser(Termination::TimeForfeit(turn));
-                return finish(result, termination, moves, evals);
+                return finish(result, termination, moves, notes);
             }
             clocks[side] = clocks[side] - elapsed + increment;
         }
         let Some(m) = text.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             let (result, termination) = loser(Termination::IllegalMove(turn, text));
-            return finish(result, termination, moves, evals);
+            return finish(result, termination, moves, notes);
         };
         pos.play_unchecked(m);
         moves.push(m);
-        evals.push(score.map(|score| white_view(score, turn)));
+        notes.push(Some(MoveNote { eval: score.map(|score| white_view(score, turn)), depth, time: elapsed }));
     }
 }
 
@@ -325,8 +364,8 @@ pub fn pgn(game: &PlayedGame, tags: &[(&str, String)]) -> String {
         line.push(' ');
         if i + 1 == game.opening_plies {
             line.push_str("{ book } ");
-        } else if let Some(eval) = game.evals.get(i).copied().flatten() {
-            line.push_str(&format!("{{ {} }} ", eval_comment(eval)));
+        } else if let Some(note) = game.notes.get(i).copied().flatten() {
+            line.push_str(&format!("{{ {} }} ", note.comment()));
         }
     }
     line.push_str(game.result.as_str());

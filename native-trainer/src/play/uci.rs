@@ -73,9 +73,20 @@ impl Engine {
         let lines = self.read_until("bestmove", timeout)?;
         let elapsed = start.elapsed();
         let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or("(none)").to_string();
-        let score = lines.iter().rev().find_map(|line| info_score(line));
-        Ok(Reply { best, elapsed, score })
+        let last = lines.iter().rev().find_map(|line| Some((info_score(line)?, info_depth(line))));
+        Ok(Reply { best, elapsed, score: last.map(|(score, _)| score), depth: last.and_then(|(_, depth)| depth) })
     }
+}
+
+/// The depth of an `info` line (`info depth 12 …`); `info string` lines are
+/// text.
+pub fn info_depth(line: &str) -> Option<u32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+        return None;
+    }
+    let at = words.iter().position(|&w| w == "depth")?;
+    words.get(at + 1)?.parse().ok()
 }
 
 /// The score of an `info` line, side to move's view: `score cp 35`,
@@ -126,5 +137,8 @@ mod tests {
         assert_eq!(info_score("info depth 3 nodes 40"), None);
         assert_eq!(info_score("bestmove e2e4"), None);
         assert_eq!(info_score("info score wdl 1 2 3"), None);
+        assert_eq!(info_depth("info depth 12 seldepth 20 score cp -35 nodes 1000 pv e2e4"), Some(12));
+        assert_eq!(info_depth("info string depth 3"), None);
+        assert_eq!(info_depth("info nodes 40"), None);
     }
 }
