@@ -286,11 +286,14 @@ impl DbnLearner {
             let v1 = if k == 0 { sigmoid(down) } else { relu(down) }.detach();
             let pre1 = v1.clone().matmul(weight) + bias.reshape([1, hidden]);
             let (h0, h1) = (relu(x0), relu(pre1.clone().detach()));
-            let energy = |v: Tensor<2>, h: Tensor<2>, pre: Tensor<2>| {
+            // `v·b + h·x`, the negative energy with the means held fixed: its
+            // gradient is the statistic CD-1 compares (the data's minus the
+            // reconstruction's).
+            let statistic = |v: Tensor<2>, h: Tensor<2>, pre: Tensor<2>| {
                 let [n, _] = v.dims();
                 (v.mul(visible.clone().reshape([1, width])).sum_dim(1) + h.mul(pre).sum_dim(1)).reshape([n])
             };
-            let loss = (energy(v1.clone(), h1, pre1) - energy(v0.clone(), h0, pre0)).mean();
+            let loss = (statistic(v1.clone(), h1, pre1) - statistic(v0.clone(), h0, pre0)).mean();
             return (loss, (v0 - v1).powf_scalar(2.0).mean());
         }
         let h0 = sigmoid(pre0.clone().detach());
