@@ -10,7 +10,8 @@
 //! engine (`--engine "deepchess uci"`) plays itself at a fixed node count
 //! (`--nodes`) from book openings plus a few random plies
 //! (`--random-plies`); every move carries the score its search reported, as
-//! a cutechess-style comment (`{ +0.35/9 0.05s }`: White's view, depth, time), so `data build` labels
+//! a cutechess-style comment (`{ +0.35/9 }`: White's view and depth; no time, so that a fixed-node
+//! game is written the same in every run), so `data build` labels
 //! every position with the search score and the game's result.
 //!
 //! Games go to a zstd PGN file, each game its own frame, written and flushed
@@ -359,6 +360,12 @@ fn play_game(
         ("TimeControl", tc.pgn_tag()),
     ];
     let decisive = game.result != crate::data::GameResult::Draw;
+    // Scores and depths only: training needs no times, and without them a
+    // fixed-node game is written the same on any machine and in any run.
+    let mut game = game;
+    for note in game.notes.iter_mut().flatten() {
+        note.time = None;
+    }
     Ok((game::pgn(&game, &tags), decisive))
 }
 

@@ -190,34 +190,43 @@ pub struct MoveNote {
     pub eval: Option<Eval>,
     /// The depth of that score.
     pub depth: Option<u32>,
-    /// The time the move took, as the referee measured it.
-    pub time: Duration,
+    /// The time the move took, as the referee measured it (`None` where it
+    /// is left out: fixed-node self-play is the same game on any machine,
+    /// and its file stays the same from run to run without times).
+    pub time: Option<Duration>,
 }
 
 impl MoveNote {
-    /// The PGN comment's text: `+0.46/14 0.41s`, `-M3/9 1.20s`, or `0.41s`
-    /// without a score (which [`crate::data::parse_eval`] reads as no
-    /// evaluation).
+    /// The PGN comment's text: `+0.46/14 0.41s`, `-M3/9`, `0.41s` without a
+    /// score (which [`crate::data::parse_eval`] reads as no evaluation), or
+    /// nothing.
     ///
     /// ```
     /// use std::time::Duration;
     /// use deepchess_trainer::data::{Eval, parse_eval};
     /// use deepchess_trainer::play::game::MoveNote;
     ///
-    /// let note = MoveNote { eval: Some(Eval::Cp(46)), depth: Some(14), time: Duration::from_millis(412) };
+    /// let note = MoveNote { eval: Some(Eval::Cp(46)), depth: Some(14), time: Some(Duration::from_millis(412)) };
     /// assert_eq!(note.comment(), "+0.46/14 0.41s");
     /// assert_eq!(parse_eval(note.comment().as_bytes()), Some(Eval::Cp(46)));
-    /// let silent = MoveNote { eval: None, depth: None, time: Duration::from_millis(1500) };
+    /// let silent = MoveNote { eval: None, depth: None, time: Some(Duration::from_millis(1500)) };
     /// assert_eq!(silent.comment(), "1.50s");
     /// assert_eq!(parse_eval(silent.comment().as_bytes()), None);
+    /// assert_eq!(MoveNote { time: None, ..note }.comment(), "+0.46/14");
     /// ```
     pub fn comment(&self) -> String {
-        let time = format!("{:.2}s", self.time.as_secs_f64());
-        match (self.eval, self.depth) {
-            (Some(eval), Some(depth)) => format!("{}/{depth} {time}", eval_comment(eval)),
-            (Some(eval), None) => format!("{} {time}", eval_comment(eval)),
-            (None, _) => time,
+        let mut text = match (self.eval, self.depth) {
+            (Some(eval), Some(depth)) => format!("{}/{depth}", eval_comment(eval)),
+            (Some(eval), None) => eval_comment(eval),
+            (None, _) => String::new(),
+        };
+        if let Some(time) = self.time {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&format!("{:.2}s", time.as_secs_f64()));
         }
+        text
     }
 }
 
@@ -309,7 +318,7 @@ pub fn play(
         };
         pos.play_unchecked(m);
         moves.push(m);
-        notes.push(Some(MoveNote { eval: score.map(|score| white_view(score, turn)), depth, time: elapsed }));
+        notes.push(Some(MoveNote { eval: score.map(|score| white_view(score, turn)), depth, time: Some(elapsed) }));
     }
 }
 
@@ -365,7 +374,10 @@ pub fn pgn(game: &PlayedGame, tags: &[(&str, String)]) -> String {
         if i + 1 == game.opening_plies {
             line.push_str("{ book } ");
         } else if let Some(note) = game.notes.get(i).copied().flatten() {
-            line.push_str(&format!("{{ {} }} ", note.comment()));
+            let comment = note.comment();
+            if !comment.is_empty() {
+                line.push_str(&format!("{{ {comment} }} "));
+            }
         }
     }
     line.push_str(game.result.as_str());
