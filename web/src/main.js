@@ -119,7 +119,7 @@ async function blackSearcher() {
     return null;
   }
   if (black.network !== want) {
-    const name = $('#watch-black').selectedOptions[0]?.dataset.name ?? $('#watch-black').selectedOptions[0]?.textContent;
+    const name = pickedName($('#watch-black'));
     engineStatus.say(`Loading ${name} for Black…`);
     const last = await current.engine.loadNetwork(want);
     if (last.startsWith('info string error')) {
@@ -885,6 +885,12 @@ function offerSearches(loaded) {
   select.disabled = plays.length === 1;
 }
 
+/** The name of the network a Network or Black plays choice has picked. */
+function pickedName(select) {
+  const picked = select.selectedOptions[0];
+  return picked?.dataset.name ?? picked?.textContent ?? '';
+}
+
 /**
  * Plays the network of the Network choice: the Search choice offers what it
  * plays, and the engine plays the search chosen there.
@@ -894,8 +900,7 @@ async function playNetwork() {
   token = {};
   await searcher.cancel();
   const engine = searcher.engine;
-  const picked = $('#network').selectedOptions[0];
-  const name = picked?.dataset.name ?? picked?.textContent ?? '';
+  const name = pickedName($('#network'));
   engineStatus.say(`Loading ${name}…`);
   const last = await engine.loadNetwork($('#network').value || '<embedded>');
   if (last.startsWith('info string error')) {
@@ -1012,17 +1017,11 @@ async function copy(text, field) {
 }
 $('#copy-fen').addEventListener('click', () => copy(game.fen, $('#fen')));
 $('#copy-link').addEventListener('click', () => copy(makeLink(location.href, { fen: game.fen })));
-/** The name of the network a Network or Black plays choice has picked. */
-function pickedName(select) {
-  const picked = select.selectedOptions[0];
-  return picked?.dataset.name ?? picked?.textContent ?? 'DeepChess';
-}
-
 $('#copy-pgn').addEventListener('click', () => {
   let names = {};
   if (mode === 'play') names = { [player === 'white' ? 'White' : 'Black']: 'You', [player === 'white' ? 'Black' : 'White']: 'DeepChess' };
   // Watching, each side's network.
-  const white = pickedName($('#network'));
+  const white = pickedName($('#network')) || 'DeepChess';
   if (mode === 'watch') names = { White: white, Black: $('#watch-black').value ? pickedName($('#watch-black')) : white };
   copy(game.pgn(names), $('#pgn'));
 });

@@ -82,14 +82,18 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
                 figures.push(format!("{:.2}% utility", 100.0 * value));
             }
         } else if let Some(judge) = &mut judge {
-            let values: Vec<f64> = records
-                .iter()
-                .map(|r| match r.position().map(|p| judge.judge(&p)) {
-                    Some(Judged::Value(v)) => v,
-                    _ => f64::NAN,
+            // Only the positions in pairs are judged, each once (an
+            // AlphaZero network's value is slow).
+            let mut values: Vec<Option<f64>> = vec![None; records.len()];
+            let mut value_of = |i: u32| {
+                *values[i as usize].get_or_insert_with(|| {
+                    match records[i as usize].position().map(|p| judge.judge(&p)) {
+                        Some(Judged::Value(v)) => v,
+                        _ => f64::NAN,
+                    }
                 })
-                .collect();
-            let value = accuracy::value_accuracy(pairs, |i| values[i as usize]);
+            };
+            let value = accuracy::value_accuracy(pairs, &mut value_of);
             figures.push(format!("{:.2}% {}", 100.0 * value, judge.head()));
         }
         figures.join(", ")

@@ -283,21 +283,22 @@ impl PawnStructure {
     /// `color` (more passed pawns, fewer isolated or doubled ones).
     fn only_change(&self, after: &PawnStructure, color: Color, feature: Feature) -> Option<bool> {
         let side = usize::from(color == Color::Black);
-        let (mut expected, counts) = (*after, |s: &PawnStructure| match feature {
-            Feature::PassedPawn => s.passed[side],
-            Feature::IsolatedPawn => s.isolated[side],
-            _ => s.doubled[side],
-        });
-        let (was, is) = (counts(self), counts(after));
-        if was == is {
-            return None;
-        }
+        let mut before = *self;
+        let was = before.count(feature)[side];
+        // `after` with `self`'s count of the feature put back: equal to `self`
+        // when nothing else changed.
+        let mut expected = *after;
+        let is = std::mem::replace(&mut expected.count(feature)[side], was);
+        (was != is && expected == *self).then_some(if feature == Feature::PassedPawn { was > is } else { was < is })
+    }
+
+    /// Both sides' count of `feature` (passed, isolated, else doubled pawns).
+    fn count(&mut self, feature: Feature) -> &mut [usize; 2] {
         match feature {
-            Feature::PassedPawn => expected.passed[side] = was,
-            Feature::IsolatedPawn => expected.isolated[side] = was,
-            _ => expected.doubled[side] = was,
+            Feature::PassedPawn => &mut self.passed,
+            Feature::IsolatedPawn => &mut self.isolated,
+            _ => &mut self.doubled,
         }
-        (expected == *self).then_some(if feature == Feature::PassedPawn { was > is } else { was < is })
     }
 }
 

@@ -257,12 +257,12 @@ pub fn play(
     }
     let opening_plies = moves.len();
     let mut notes = vec![None; opening_plies];
-    let clock = |t: TimeControl| match t {
+    let start = tc.map(|t| match t {
         TimeControl::Clock { base, increment } => (base, increment),
         _ => (Duration::ZERO, Duration::ZERO),
-    };
-    let increments = [clock(tc[0]).1, clock(tc[1]).1];
-    let mut clocks = [clock(tc[0]).0, clock(tc[1]).0];
+    });
+    let increments = start.map(|(_, increment)| increment);
+    let mut clocks = start.map(|(base, _)| base);
     for engine in [&mut *white, &mut *black] {
         // A fresh game for both; a failure here is the engine's loss below.
         let _ = engine.new_game();
@@ -305,12 +305,12 @@ pub fn play(
                     return finish(result, termination, moves, notes);
                 }
             };
-        if let TimeControl::Clock { increment, .. } = tc[side] {
+        if let TimeControl::Clock { .. } = tc[side] {
             if elapsed > clocks[side] {
                 let (result, termination) = loser(Termination::TimeForfeit(turn));
                 return finish(result, termination, moves, notes);
             }
-            clocks[side] = clocks[side] - elapsed + increment;
+            clocks[side] = clocks[side] - elapsed + increments[side];
         }
         let Some(m) = text.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             let (result, termination) = loser(Termination::IllegalMove(turn, text));

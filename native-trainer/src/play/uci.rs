@@ -78,13 +78,16 @@ impl Engine {
     }
 }
 
-/// The depth of an `info` line (`info depth 12 …`); `info string` lines are
-/// text.
-pub fn info_depth(line: &str) -> Option<u32> {
+/// The words of an `info` line; `None` for another line and for
+/// `info string …`, which is free text.
+fn info_words(line: &str) -> Option<Vec<&str>> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
-        return None;
-    }
+    (words.first() == Some(&"info") && words.get(1) != Some(&"string")).then_some(words)
+}
+
+/// The depth of an `info` line (`info depth 12 …`).
+pub fn info_depth(line: &str) -> Option<u32> {
+    let words = info_words(line)?;
     let at = words.iter().position(|&w| w == "depth")?;
     words.get(at + 1)?.parse().ok()
 }
@@ -94,11 +97,7 @@ pub fn info_depth(line: &str) -> Option<u32> {
 /// the score); centipawns beyond `i16` are clamped. `info string` lines are
 /// text, not scores.
 pub fn info_score(line: &str) -> Option<Eval> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    // `info string …` is free text.
-    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
-        return None;
-    }
+    let words = info_words(line)?;
     let at = words.iter().position(|&w| w == "score")?;
     let value: i64 = words.get(at + 2)?.parse().ok()?;
     let clamp = |v: i64| v.clamp(i64::from(i16::MIN) + 1, i64::from(i16::MAX)) as i16;
