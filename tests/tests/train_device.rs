@@ -1,8 +1,8 @@
 //! `--device` on the command line: every choice trains or ends with a clear
 //! error, never an abort. The tests' binary is built without wgpu (as `make
 //! test` builds the trainer), so `auto` must train on the CPU and any `wgpu`
-//! choice must say that the build lacks it; a wgpu build is checked on a
-//! machine whose only adapter is lavapipe by hand (docs/training.md).
+//! or `cuda` choice must say that the build lacks it; a wgpu build is checked
+//! on a machine whose only adapter is lavapipe by hand (docs/training.md).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -51,6 +51,12 @@ fn every_device_choice_trains_or_says_why() {
         assert_eq!(out.status.code(), Some(1), "{device}: {stderr}");
         assert!(stderr.contains("this build lacks the wgpu feature"), "{device}: {stderr}");
     }
+    for device in ["cuda", "cuda:1"] {
+        let out = train(&data, &dir.path().join(device.replace(':', "-")), device);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{device}: {stderr}");
+        assert!(stderr.contains("this build lacks the cuda feature"), "{device}: {stderr}");
+    }
 
     let bad = train(&data, &dir.path().join("bad"), "wgpu:gpu");
     let stderr = String::from_utf8_lossy(&bad.stderr);
@@ -64,4 +70,5 @@ fn devices_lists_what_the_build_can_use() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("flex: the CPU") && text.contains("lacks the wgpu feature"), "{text}");
+    assert!(text.contains("cuda: not in this build"), "{text}");
 }

@@ -2,8 +2,10 @@
 //!
 //! No choice aborts the process: the wgpu adapters are read first, without
 //! creating a device ([`super::adapters`]), the one asked for is created
-//! through burn's fallible initialization, and every failure is an error that
-//! lists what the machine offers.
+//! through burn's fallible initialization; CUDA devices are counted through
+//! the driver, which is loaded at run time (a build needs no CUDA), and NVRTC,
+//! which compiles burn's kernels, is looked for before a device is opened.
+//! Every failure is an error that lists what the machine offers.
 
 use burn::tensor::Device;
 
@@ -65,19 +67,23 @@ impl AdapterType {
 }
 
 /// The help of `--device`, for every command that takes it.
-pub const HELP: &str = "Where to train: `auto` (a hardware GPU through wgpu when there is one, else the CPU), \
-    `flex` (the CPU), `wgpu` (the best wgpu adapter, software ones included), `wgpu:discrete`, \
-    `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu`, `wgpu:other` or `wgpu:N` (see `deepchess train devices`)";
+pub const HELP: &str = "Where to train: `auto` (an NVIDIA GPU through CUDA, else a hardware GPU through wgpu, \
+    else the CPU), `flex` (the CPU), `cuda` or `cuda:N` (an NVIDIA GPU; the `cuda` feature), `wgpu` (the best \
+    wgpu adapter, software ones included), `wgpu:discrete`, `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu`, \
+    `wgpu:other` or `wgpu:N` (see `deepchess train devices`)";
 
 /// `--device`: where training runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
-    /// A hardware GPU through wgpu if this build has it and one is found; else the CPU (flex).
+    /// An NVIDIA GPU through CUDA, else a hardware GPU through wgpu, as far
+    /// as this build has them and they are found; else the CPU (flex).
     Auto,
     /// The CPU, with burn's pure-Rust flex backend.
     Flex,
     /// An adapter through wgpu (burn-wgpu), software ones included.
     Wgpu(AdapterChoice),
+    /// The NVIDIA GPU of this index through CUDA (burn-cuda).
+    Cuda(usize),
 }
 
 impl std::str::FromStr for DeviceChoice {
@@ -85,13 +91,20 @@ impl std::str::FromStr for DeviceChoice {
 
     fn from_str(text: &str) -> Result<Self, String> {
         let text = text.trim().to_ascii_lowercase();
-        let usage = "expected auto, flex, wgpu, wgpu:discrete, wgpu:integrated, wgpu:virtual, \
-                     wgpu:cpu, wgpu:other or wgpu:N (N from `deepchess train devices`)";
+        let usage = "expected auto, flex, cuda, cuda:N, wgpu, wgpu:discrete, wgpu:integrated, \
+                     wgpu:virtual, wgpu:cpu, wgpu:other or wgpu:N (N from `deepchess train devices`)";
         match text.as_str() {
             "auto" => return Ok(DeviceChoice::Auto),
             "flex" | "cpu" => return Ok(DeviceChoice::Flex),
             "wgpu" => return Ok(DeviceChoice::Wgpu(AdapterChoice::Best)),
+            "cuda" => return Ok(DeviceChoice::Cuda(0)),
             _ => {}
+        }
+        if let Some(index) = text.strip_prefix("cuda:") {
+            return index
+                .parse()
+                .map(DeviceChoice::Cuda)
+                .map_err(|_| format!("unknown CUDA device `{index}`: {usage}"));
         }
         let Some(adapter) = text.strip_prefix("wgpu:") else {
             return Err(format!("unknown device `{text}`: {usage}"));
@@ -113,6 +126,8 @@ impl std::fmt::Display for DeviceChoice {
             DeviceChoice::Wgpu(AdapterChoice::Best) => write!(f, "wgpu"),
             DeviceChoice::Wgpu(AdapterChoice::Type(kind)) => write!(f, "wgpu:{}", kind.name()),
             DeviceChoice::Wgpu(AdapterChoice::Index(index)) => write!(f, "wgpu:{index}"),
+            DeviceChoice::Cuda(0) => write!(f, "cuda"),
+            DeviceChoice::Cuda(index) => write!(f, "cuda:{index}"),
         }
     }
 }
@@ -122,7 +137,13 @@ pub fn select(choice: DeviceChoice) -> anyhow::Result<(Device, String)> {
     match choice {
         DeviceChoice::Flex => flex(),
         DeviceChoice::Wgpu(adapter) => wgpu::explicit(adapter),
-        DeviceChoice::Auto => wgpu::auto(),
+        DeviceChoice::Cuda(index) => cuda::open(index),
+        DeviceChoice::Auto => cuda::open(0).or_else(|why| {
+            let (device, line) = wgpu::auto()?;
+            // Where this build has CUDA, say why it was passed over.
+            let why = if cfg!(feature = "cuda") { format!("{why:#}; ") } else { String::new() };
+            Ok((device, format!("{why}{line}")))
+        }),
     }
 }
 
@@ -145,7 +166,84 @@ pub fn report() -> String {
     } else {
         "flex: not in this build (the flex feature)".to_string()
     };
-    format!("{cpu}\n{}", wgpu::report())
+    format!("{cpu}\n{}\n{}", cuda::report(), wgpu::report())
+}
+
+#[cfg(feature = "cuda")]
+mod cuda {
+    use anyhow::Context;
+    use burn::tensor::{Device, DeviceType};
+
+    /// The CUDA devices the driver reports, by name: none where the NVIDIA
+    /// driver's library (libcuda) is not installed. Counting does not open a
+    /// device.
+    fn list() -> Vec<String> {
+        let count = Device::enumerate(DeviceType::Cuda).into_vec().len();
+        (0..count).map(|index| name(index).unwrap_or_else(|| "a CUDA device".into())).collect()
+    }
+
+    /// The name the driver gives device `index`.
+    fn name(index: usize) -> Option<String> {
+        use cudarc::driver::result;
+        result::init().ok()?;
+        let device = result::device::get(i32::try_from(index).ok()?).ok()?;
+        result::device::get_name(device).ok()
+    }
+
+    /// Whether NVRTC, which compiles burn's kernels when they first run, can
+    /// be loaded: without it the first kernel would panic on burn's device
+    /// thread, which the release profile turns into an abort.
+    fn nvrtc() -> bool {
+        // SAFETY: it only tries to load each of NVRTC's library names.
+        unsafe { cudarc::nvrtc::sys::is_culib_present() }
+    }
+
+    fn describe(found: &[String]) -> String {
+        found.iter().enumerate().map(|(index, name)| format!("  cuda:{index}  {name}")).collect::<Vec<_>>().join("\n")
+    }
+
+    /// CUDA device `index`, or why it cannot train.
+    pub(super) fn open(index: usize) -> anyhow::Result<(Device, String)> {
+        let found = list();
+        anyhow::ensure!(
+            !found.is_empty(),
+            "no CUDA device: the NVIDIA driver's library (libcuda) is not installed or reports no GPU"
+        );
+        let name = found
+            .get(index)
+            .with_context(|| format!("no CUDA device {index}; the driver reports:\n{}", describe(&found)))?;
+        anyhow::ensure!(
+            nvrtc(),
+            "CUDA device {index} ({name}) is there, but not NVRTC (libnvrtc), which compiles the kernels at run \
+             time: install the CUDA toolkit or pip's nvidia-cuda-nvrtc and put the folder of its libnvrtc on \
+             LD_LIBRARY_PATH"
+        );
+        Ok((Device::cuda(index).autodiff(), format!("training through CUDA on cuda:{index} ({name})")))
+    }
+
+    pub(super) fn report() -> String {
+        let found = list();
+        match (found.is_empty(), nvrtc()) {
+            (true, _) => "cuda: no CUDA device (no NVIDIA driver found)".into(),
+            (false, true) => format!("cuda devices (`--device auto` takes cuda:0):\n{}", describe(&found)),
+            (false, false) => {
+                format!("cuda devices, unusable until NVRTC (libnvrtc) is on LD_LIBRARY_PATH:\n{}", describe(&found))
+            }
+        }
+    }
+}
+
+#[cfg(not(feature = "cuda"))]
+mod cuda {
+    use burn::tensor::Device;
+
+    pub(super) fn open(_: usize) -> anyhow::Result<(Device, String)> {
+        anyhow::bail!("this build lacks the cuda feature (rebuild with `--features cuda`)")
+    }
+
+    pub(super) fn report() -> String {
+        "cuda: not in this build (the cuda feature)".into()
+    }
 }
 
 #[cfg(feature = "wgpu")]
@@ -279,13 +377,27 @@ mod tests {
 
     #[test]
     fn every_spelling_parses_and_prints_back() {
-        for text in ["auto", "flex", "wgpu", "wgpu:discrete", "wgpu:integrated", "wgpu:virtual", "wgpu:cpu", "wgpu:3"] {
+        for text in [
+            "auto",
+            "flex",
+            "cuda",
+            "cuda:1",
+            "wgpu",
+            "wgpu:discrete",
+            "wgpu:integrated",
+            "wgpu:virtual",
+            "wgpu:cpu",
+            "wgpu:3",
+        ] {
             let choice: DeviceChoice = text.parse().unwrap();
             assert_eq!(choice.to_string(), text);
         }
         assert_eq!("WGPU:CPU".parse::<DeviceChoice>(), Ok(DeviceChoice::Wgpu(AdapterChoice::Type(AdapterType::Cpu))));
-        let err = "cuda".parse::<DeviceChoice>().unwrap_err();
-        assert!(err.contains("unknown device `cuda`"), "{err}");
+        assert_eq!("cuda:0".parse::<DeviceChoice>(), Ok(DeviceChoice::Cuda(0)));
+        let err = "rocm".parse::<DeviceChoice>().unwrap_err();
+        assert!(err.contains("unknown device `rocm`"), "{err}");
+        let err = "cuda:first".parse::<DeviceChoice>().unwrap_err();
+        assert!(err.contains("unknown CUDA device `first`"), "{err}");
         let err = "wgpu:gpu".parse::<DeviceChoice>().unwrap_err();
         assert!(err.contains("unknown wgpu adapter `gpu`"), "{err}");
     }
