@@ -104,23 +104,40 @@ export async function clickSquare(page, square, bottom = 'white') {
  * resolves with every line up to the first that matches `until` (a regexp
  * source). `workerUrl` may carry `?build=scalar`.
  */
-export function uci(page, lines, until, workerUrl = 'engine/worker.js', timeout = 60000) {
+export async function uci(page, lines, until, workerUrl = 'engine/worker.js', timeout = 60000) {
+  const [run] = await uciRuns(page, [lines], until, workerUrl, timeout);
+  return run;
+}
+
+/**
+ * {@link uci} in turns, all in one worker: sends the first batch of `batches`,
+ * collects the lines up to the first that matches `until`, then sends the
+ * next batch, and so on; resolves with each turn's lines.
+ */
+export function uciRuns(page, batches, until, workerUrl = 'engine/worker.js', timeout = 60000) {
   return page.evaluate(
-    ({ lines, until, workerUrl, timeout }) =>
+    ({ batches, until, workerUrl, timeout }) =>
       new Promise((resolve, reject) => {
         const worker = new Worker(new URL(workerUrl, document.baseURI), { type: 'module' });
-        const out = [];
-        const timer = setTimeout(() => reject(new Error(`timeout; got ${JSON.stringify(out)}`)), timeout);
+        const runs = [[]];
+        const timer = setTimeout(() => reject(new Error(`timeout; got ${JSON.stringify(runs)}`)), timeout);
+        const send = () => {
+          for (const line of batches[runs.length - 1]) worker.postMessage(line);
+        };
         worker.onmessage = (event) => {
-          out.push(event.data);
-          if (new RegExp(until).test(event.data)) {
+          runs.at(-1).push(event.data);
+          if (!new RegExp(until).test(event.data)) return;
+          if (runs.length === batches.length) {
             clearTimeout(timer);
             worker.terminate();
-            resolve(out);
+            resolve(runs);
+            return;
           }
+          runs.push([]);
+          send();
         };
-        for (const line of lines) worker.postMessage(line);
+        send();
       }),
-    { lines, until, workerUrl, timeout },
+    { batches, until, workerUrl, timeout },
   );
 }

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
-import { closeChecked, openSite, start, uci } from './browser.mjs';
+import { closeChecked, openSite, start, uci, uciRuns } from './browser.mjs';
 
 let browser;
 let page;
@@ -28,27 +28,13 @@ test('with Threads 2 the helpers search too, and the move is legal', async () =>
   // table, as a fresh worker's): the first starts the helper workers, which
   // on a loaded machine may still be loading the module when a search this
   // short ends; the second finds them running.
-  const [first, lines] = await page.evaluate(
-    (fen) =>
-      new Promise((resolve, reject) => {
-        const worker = new Worker(new URL('engine/worker.js', document.baseURI), { type: 'module' });
-        const runs = [[]];
-        const timer = setTimeout(() => reject(new Error(`timeout; got ${JSON.stringify(runs)}`)), 60000);
-        worker.onmessage = ({ data }) => {
-          runs.at(-1).push(data);
-          if (!data.startsWith('bestmove')) return;
-          if (runs.length === 2) {
-            clearTimeout(timer);
-            worker.terminate();
-            resolve(runs);
-            return;
-          }
-          runs.push([]);
-          for (const line of ['ucinewgame', `position fen ${fen}`, 'go depth 9']) worker.postMessage(line);
-        };
-        for (const line of ['uci', 'setoption name Threads value 2', `position fen ${fen}`, 'go depth 9']) worker.postMessage(line);
-      }),
-    FEN,
+  const [first, lines] = await uciRuns(
+    page,
+    [
+      ['uci', 'setoption name Threads value 2', `position fen ${FEN}`, 'go depth 9'],
+      ['ucinewgame', `position fen ${FEN}`, 'go depth 9'],
+    ],
+    '^bestmove',
   );
   assert.match(first[0], /wasm-relaxed-mt$/);
   assertLegal(FEN, first.at(-1));
