@@ -6,14 +6,15 @@
 //!   [`train`] (learners on burn, with the `flex` or `wgpu` feature, and the
 //!   utility head), [`play`] (engines, games, matches), [`eval`] (pair
 //!   accuracy, test suites, static understanding), [`network`] (which
-//!   network a command plays with), [`cluster`] (the ranks of a run under
-//!   `mpirun`).
+//!   network a command plays with), [`helper_threads`] (Lazy SMP's native
+//!   threads), [`cluster`] (the ranks of a run under `mpirun`).
 
 pub mod allocator;
 pub mod cluster;
 pub mod commands;
 pub mod data;
 pub mod eval;
+pub mod helper_threads;
 pub mod network;
 pub mod play;
 #[cfg(feature = "train")]

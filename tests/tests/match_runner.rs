@@ -180,6 +180,29 @@ fn a_fixed_depth_match_says_so() {
 }
 
 #[test]
+fn each_engine_gets_its_own_options() {
+    // `Illegal=true` makes the fake engine answer with illegal moves: given to
+    // us, we forfeit both games; the opponent's options stay its own.
+    let (summary, pgn) = run_match(
+        &fake("--name A"),
+        &fake("--name B"),
+        &["--games", "2", "--movetime", "5", "--max-plies", "20", "--our-option", "Illegal=true", "--option", "Hash=1"],
+    );
+    assert!(summary.contains("our forfeits    : 2 (crashes 0, on time 0, illegal moves 2)"), "{summary}");
+    let games: Vec<&str> = pgn.split("[Event").skip(1).collect();
+    assert_eq!((tag(games[0], "WhiteOptions"), tag(games[0], "BlackOptions")), ("Illegal=true", "Hash=1"));
+    assert_eq!((tag(games[1], "WhiteOptions"), tag(games[1], "BlackOptions")), ("Hash=1", "Illegal=true"));
+
+    let out = Command::new(deepchess())
+        .args(["match", "--ours", &fake("--name A"), "--engine", &fake("--name B"), "--movetime", "5"])
+        .args(["--our-option", "Threads"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--our-option takes Name=Value"));
+}
+
+#[test]
 fn the_sprt_stops_the_match_when_it_decides() {
     // Our engine crashes in every game: at 0,200 each lost pair adds −0.42
     // to the LLR, so seven do not decide (−2.93) and eight accept H0 (−3.35

@@ -119,3 +119,22 @@ fn bench_signature_is_the_recorded_number() {
     let signatures: Vec<(&str, u64)> = searches.zip(nodes).collect();
     assert_eq!(signatures, BENCH_SIGNATURES, "{text}");
 }
+
+#[test]
+fn bench_through_the_uci_engine_searches_the_same_nodes_and_takes_threads() {
+    let bench = |threads: &str, depth: &str| {
+        let out = Command::new(deepchess())
+            .args(["bench", "--search", "scalar", "--depth", depth, "--threads", threads])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // One thread through `UciEngine` is the direct search: the same signature.
+    let one = bench("1", "2");
+    assert!(one.contains("threads           : 1"), "{one}");
+    assert!(one.contains(&format!("nodes searched    : {}", BENCH_SIGNATURES[0].1)), "{one}");
+    // Two threads (Lazy SMP helpers on native threads) reach the same depth.
+    let two = bench("2", "4");
+    assert!(two.contains("threads           : 2") && two.contains("depth             : 4"), "{two}");
+}

@@ -267,6 +267,12 @@ impl UciEngine {
         self.active.is_some()
     }
 
+    /// Nodes of the running or the last search, its helpers' counted (final
+    /// once the host has joined them after `bestmove`).
+    pub fn nodes(&self) -> u64 {
+        self.search.as_ref().map_or(0, |s| s.nodes()) + self.helper_nodes.load(Ordering::Relaxed)
+    }
+
     /// Handles one input line at time `now` (ms, any epoch).
     pub fn handle(&mut self, line: &str, now: u64, out: &mut dyn FnMut(&str)) -> Request {
         let command = match Command::parse(line) {

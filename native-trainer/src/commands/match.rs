@@ -34,6 +34,9 @@ pub struct Args {
     /// An option for the opponent, `Name=Value` (repeatable), e.g. UCI_Elo=1500.
     #[arg(long = "option")]
     options: Vec<String>,
+    /// An option for our engine, `Name=Value` (repeatable), e.g. Threads=2.
+    #[arg(long = "our-option")]
+    our_options: Vec<String>,
     /// Our network (default: the embedded one).
     #[arg(long)]
     weights: Option<PathBuf>,
@@ -104,6 +107,15 @@ struct Finished {
     names: [String; 2],
 }
 
+/// `Name=Value` options, split.
+fn name_values(options: &[String], flag: &str) -> anyhow::Result<Vec<(String, String)>> {
+    options
+        .iter()
+        .map(|o| o.split_once('=').map(|(n, v)| (n.to_string(), v.to_string())))
+        .collect::<Option<_>>()
+        .with_context(|| format!("{flag} takes Name=Value"))
+}
+
 /// Plays the match and prints the summary.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let tc = match (&args.tc, args.movetime, args.nodes, args.depth) {
@@ -124,11 +136,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         openings.len()
     );
     openings.drain(..args.skip_openings);
-    let options: Vec<(String, String)> = args
-        .options
-        .iter()
-        .map(|o| o.split_once('=').map(|(n, v)| (n.to_string(), v.to_string())).context("--option takes Name=Value"))
-        .collect::<anyhow::Result<_>>()?;
+    let options = name_values(&args.options, "--option")?;
+    let our_options = name_values(&args.our_options, "--our-option")?;
     let ours = match &args.ours {
         Some(command) => command.clone(),
         None => {
@@ -187,9 +196,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         for _ in 0..args.concurrency.clamp(1, todo.len().max(1)) {
             let tx = tx.clone();
             let (next, openings, ours, options, todo, sides) = (&next, &openings, &ours, &options, &todo, &sides);
+            let our_options = &our_options;
             scope.spawn(move || {
                 let result = (|| -> anyhow::Result<()> {
-                    let mut us = Engine::start(ours, &[])?;
+                    let mut us = Engine::start(ours, our_options)?;
                     let mut them = Engine::start_with(args.protocol, &args.engine, options)?;
                     loop {
                         let Some(&index) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
@@ -240,6 +250,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     ("WhiteCommand", if done.ours_white { ours.clone() } else { args.engine.clone() }),
                     ("BlackCommand", if done.ours_white { args.engine.clone() } else { ours.clone() }),
                 ];
+                // The options each side was given (`Threads=2`, `UCI_Elo=1500`), where any.
+                let [white, black] = if done.ours_white {
+                    [&args.our_options, &args.options]
+                } else {
+                    [&args.options, &args.our_options]
+                };
+                for (tag, given) in [("WhiteOptions", white), ("BlackOptions", black)] {
+                    if !given.is_empty() {
+                        tags.push((tag, given.join(" ")));
+                    }
+                }
                 tags.extend(TimeControl::pgn_tags(sides(done.ours_white)));
                 log.append(&game::pgn(&done.game, &tags))?;
             }

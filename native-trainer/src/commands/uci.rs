@@ -10,11 +10,11 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, TryRecvError};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
-use deepchess_core::uci::{HelperPool, Request, UciEngine};
+use deepchess_core::uci::{Request, UciEngine};
 
+use crate::helper_threads::HelperThreads;
 use crate::network;
 
 /// Nodes searched between two reads of the input.
@@ -22,37 +22,6 @@ pub const SLICE_NODES: u64 = 2048;
 
 /// Most `Threads`.
 pub const MAX_THREADS: usize = 64;
-
-/// Helper threads of Lazy SMP searches: the engine's [`HelperPool`] says
-/// when to start and stop them; stopped threads are joined at once.
-#[derive(Default)]
-struct Helpers {
-    pool: HelperPool,
-    threads: Vec<JoinHandle<u64>>,
-}
-
-impl Helpers {
-    /// Brings the threads in step with `engine` (after every call into it).
-    fn sync(&mut self, engine: &UciEngine) {
-        let sync = self.pool.sync(engine);
-        if sync.stopped {
-            self.join();
-        }
-        self.threads.extend(sync.start.into_iter().map(|task| std::thread::spawn(move || task.run())));
-    }
-
-    fn stop(&mut self) {
-        self.pool.stop();
-        self.join();
-    }
-
-    fn join(&mut self) {
-        for thread in self.threads.drain(..) {
-            // A helper that panicked has nothing left to stop.
-            let _ = thread.join();
-        }
-    }
-}
 
 /// Arguments of `deepchess uci`.
 #[derive(clap::Args)]
@@ -72,7 +41,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let source = args.weights.as_ref().map_or_else(|| "<embedded>".to_string(), |p| p.display().to_string());
     let mut engine = UciEngine::with_weights(weights).with_source(&source);
     engine.set_max_threads(MAX_THREADS);
-    let mut helpers = Helpers::default();
+    let mut helpers = HelperThreads::default();
     let start = Instant::now();
     let clock = || start.elapsed().as_millis() as u64;
     let stdout = std::io::stdout();

@@ -4,6 +4,8 @@
 //! `fake_uci_engine [--name N] [--seed S] [--crash-after K] [--hang-after K] [--illegal-after K]
 //! [--slow-after K --slow-ms MS]` (K counts the `go` commands this process has answered; from the
 //! K-th on, a slow engine waits MS milliseconds before each answer, so that it overruns a clock).
+//! `setoption name Illegal value true` makes every later answer an illegal move (to see that a
+//! match sends each engine its own options).
 //!
 //! With `--xboard` it speaks the xboard protocol instead, as Phalanx does:
 //! features up to `done=1`, `ping`/`pong`, `new`, `force`, moves, `go`, and
@@ -23,6 +25,7 @@ fn main() {
     let name = value("--name").unwrap_or_else(|| "Fake".into());
     let mut rng = SmallRng::seed_from_u64(number("--seed").unwrap_or(1));
     let mut answered = 0u64;
+    let mut illegal = false;
     let mut moves: Vec<String> = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -39,6 +42,9 @@ fn main() {
             Some("isready") => {
                 let _ = writeln!(out, "readyok");
             }
+            Some("setoption") => {
+                illegal |= line == "setoption name Illegal value true";
+            }
             Some("position") => {
                 moves = words.iter().skip_while(|w| **w != "moves").skip(1).map(|w| w.to_string()).collect();
             }
@@ -52,7 +58,7 @@ fn main() {
                 if number("--slow-after").is_some_and(|k| answered >= k) {
                     std::thread::sleep(std::time::Duration::from_millis(number("--slow-ms").unwrap_or(1000)));
                 }
-                let best = if number("--illegal-after") == Some(answered) {
+                let best = if illegal || number("--illegal-after") == Some(answered) {
                     "a1a1".to_string()
                 } else {
                     let (pos, _) = parse_game(None, &moves).expect("the runner sends legal moves");
