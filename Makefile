@@ -62,7 +62,7 @@ export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex,mpi
 
 .PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm check-wgpu wasm-bench-builds bench bench-native \
-	bench-wasm bench-train tools wasm-web web serve test-web bench-web
+	bench-wasm bench-train tools wasm-web wasm-pkg web serve test-web bench-web
 
 ## What the tests need, installed first (idempotent), then the wgpu build,
 ## lints, the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
@@ -141,20 +141,28 @@ wasm-web: tools
 		--no-default-features --features browser --locked --target-dir $(TARGET_DIR)/wasm-web-scalar
 	RUSTFLAGS="$(RELAXED_FLAGS) $(THREADS_FLAGS)" $(CARGO) $(BUILD_STD) --target-dir $(TARGET_DIR)/wasm-web-relaxed-mt
 	RUSTFLAGS="-C target-feature=+simd128 $(THREADS_FLAGS)" $(CARGO) $(BUILD_STD) --target-dir $(TARGET_DIR)/wasm-web-simd-mt
-	rm -rf $(WASM_PKG) && mkdir -p $(WASM_PKG)
-	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_simd $(WEB_SIMD)
-	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_relaxed $(WEB_RELAXED)
-	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_scalar $(WEB_SCALAR)
-	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_relaxed_mt $(WEB_RELAXED_MT)
-	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG) --out-name deepchess_simd_mt $(WEB_SIMD_MT)
-	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd $(WASM_PKG)/deepchess_simd_bg.wasm -o $(WASM_PKG)/deepchess_simd_bg.wasm
-	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-simd --enable-relaxed-simd $(WASM_PKG)/deepchess_relaxed_bg.wasm \
-		-o $(WASM_PKG)/deepchess_relaxed_bg.wasm
-	$(WASM_OPT) $(WASM_OPT_FLAGS) $(WASM_PKG)/deepchess_scalar_bg.wasm -o $(WASM_PKG)/deepchess_scalar_bg.wasm
-	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-threads --enable-simd --enable-relaxed-simd $(WASM_PKG)/deepchess_relaxed_mt_bg.wasm \
-		-o $(WASM_PKG)/deepchess_relaxed_mt_bg.wasm
-	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-threads --enable-simd $(WASM_PKG)/deepchess_simd_mt_bg.wasm \
-		-o $(WASM_PKG)/deepchess_simd_mt_bg.wasm
+	$(MAKE) --no-print-directory wasm-pkg
+
+# Each build's wasm-bindgen output and wasm-opt pass, redone only when cargo
+# rebuilt its module (or this file changed): a built `make serve` starts at once.
+# The output goes through a scratch folder, so that a failed step leaves no
+# finished-looking file behind.
+PKG_BUILDS := simd relaxed scalar relaxed_mt simd_mt
+wasm-pkg: $(foreach b,$(PKG_BUILDS),$(WASM_PKG)/deepchess_$(b)_bg.wasm)
+
+# $(1): the build's name, $(2): cargo's module, $(3): wasm-opt's feature flags.
+define PKG_RULE
+$(WASM_PKG)/deepchess_$(1)_bg.wasm: $(2) Makefile
+	rm -rf $(WASM_PKG)/.$(1) && mkdir -p $(WASM_PKG)/.$(1)
+	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG)/.$(1) --out-name deepchess_$(1) $(2)
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $(3) $(WASM_PKG)/.$(1)/deepchess_$(1)_bg.wasm -o $(WASM_PKG)/.$(1)/deepchess_$(1)_bg.wasm
+	cp -r $(WASM_PKG)/.$(1)/. $(WASM_PKG)/ && rm -rf $(WASM_PKG)/.$(1)
+endef
+$(eval $(call PKG_RULE,simd,$(WEB_SIMD),--enable-simd))
+$(eval $(call PKG_RULE,relaxed,$(WEB_RELAXED),--enable-simd --enable-relaxed-simd))
+$(eval $(call PKG_RULE,scalar,$(WEB_SCALAR),))
+$(eval $(call PKG_RULE,relaxed_mt,$(WEB_RELAXED_MT),--enable-threads --enable-simd --enable-relaxed-simd))
+$(eval $(call PKG_RULE,simd_mt,$(WEB_SIMD_MT),--enable-threads --enable-simd))
 
 ## The static site into web/dist.
 web: wasm-web
