@@ -23,6 +23,7 @@ use deepchess_core::uci::{DEFAULT_HASH_MB, UciEngine, parse_game};
 use crate::commands::uci::{MAX_THREADS, SLICE_NODES};
 use crate::helper_threads::HelperThreads;
 use crate::network;
+use crate::play::uci::info_depth;
 
 /// Arguments of `deepchess bench`.
 #[derive(clap::Args)]
@@ -126,10 +127,10 @@ fn threaded(args: &Args, weights: &Weights, kind: SearchKind, threads: u32) -> a
     let mut out = |line: &str| {
         if line.starts_with("info string error") {
             error.borrow_mut().get_or_insert_with(|| line.to_string());
-        } else if let Some(rest) = line.strip_prefix("info depth ")
+        } else if let Some(depth) = info_depth(line)
             && line.contains(" pv ")
         {
-            deepest.set(rest.split(' ').next().and_then(|d| d.parse().ok()).unwrap_or(deepest.get()));
+            deepest.set(depth);
         }
     };
     for line in
