@@ -65,6 +65,13 @@ const KILLER: i32 = 1 << 26;
 const COUNTER: i32 = KILLER - 2;
 const BAD_CAPTURE: i32 = -(1 << 28);
 
+/// Whether a tactical move's ordering score (from [`History::scores`])
+/// says it does not lose material: `see_ge(pos, m, 0)`. The hash move's
+/// score says nothing of the kind (`false`).
+pub fn is_good_capture(score: i32) -> bool {
+    (GOOD_CAPTURE - 8..HASH_MOVE).contains(&score)
+}
+
 /// What the scalar search has learnt about quiet moves: killers by ply,
 /// butterfly history by side and from-to squares, and the countermove to
 /// each opponent move (by its piece and target square).
@@ -196,6 +203,7 @@ pub fn has_non_pawn_material(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::MoveList;
 
     #[test]
     fn picking_hands_moves_out_in_stable_sort_order() {
@@ -225,5 +233,26 @@ mod tests {
         let picked: alloc::vec::Vec<Move> =
             (0..moves.len()).map(|next| pick(&mut picked_moves, &mut picked_scores, next)).collect();
         assert_eq!(picked, expected.iter().map(|&(_, m)| m).collect::<alloc::vec::Vec<_>>());
+    }
+
+    #[test]
+    fn a_capture_score_says_what_see_says() {
+        // The scores of a position's captures and promotions tell winning from
+        // losing ones exactly as `see_ge(pos, m, 0)` does (quiescence relies on it).
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1b1k3/1P4P1/8/3q4/2P1n3/8/1p4p1/R3K1NR w KQq - 0 1",
+            "4k3/8/2p5/3p2p1/8/8/8/3RK1R1 w - - 0 1",
+        ] {
+            let pos: Chess =
+                fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap();
+            let moves: MoveList = pos.legal_moves().into_iter().filter(|&m| is_tactical(m)).collect();
+            assert!(moves.iter().any(|&m| see_ge(&pos, m, 0)) && moves.iter().any(|&m| !see_ge(&pos, m, 0)), "{fen}");
+            let mut scores = Scores::new();
+            History::new().scores(&pos, &moves, None, 0, None, &mut scores);
+            for (&m, &score) in moves.iter().zip(&scores) {
+                assert_eq!(is_good_capture(score), see_ge(&pos, m, 0), "{fen} {m}");
+            }
+        }
     }
 }

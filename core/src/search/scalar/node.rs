@@ -16,9 +16,9 @@ pub(super) enum Pending {
     None,
     /// The null-move search, with a zero window at β.
     Null,
-    /// `m`, searched to `depth` (`reduction` below the full depth), with a
-    /// zero window or the full one.
-    Move { m: Move, depth: i32, reduction: i32, zero_window: bool },
+    /// `m` (which gives check or not), searched to `depth` (`reduction`
+    /// below the full depth), with a zero window or the full one.
+    Move { m: Move, gives_check: bool, depth: i32, reduction: i32, zero_window: bool },
 }
 
 /// A node of the main search on the explicit stack. A new slot starts as
@@ -105,7 +105,7 @@ impl NodeStack {
         window: (i32, i32),
         in_check: bool,
         eval: i32,
-        moves: MoveList,
+        moves: &MoveList,
     ) -> &mut Node {
         let (alpha, beta) = window;
         if self.live == self.nodes.len() {
@@ -123,7 +123,9 @@ impl NodeStack {
         node.pv_node = beta - alpha > 1;
         node.in_check = in_check;
         node.eval = eval;
-        node.moves = moves;
+        // Only the moves, not the list's whole capacity (2 KiB).
+        node.moves.clear();
+        let _ = node.moves.try_extend_from_slice(moves);
         node.scores.clear();
         node.next = 0;
         node.searched = 0;

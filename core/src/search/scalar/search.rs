@@ -178,19 +178,29 @@ impl<E: Evaluator> ScalarSearch<E> {
         true
     }
 
-    /// Plays `m` (reaching `child`) from the top node and searches it: the
-    /// child's score comes back through [`resume`](Self::resume), at once or
-    /// when its node finishes.
+    /// Plays `m` (reaching `child`, in check if `gives_check`) from the top
+    /// node and searches it: the child's score comes back through
+    /// [`resume`](Self::resume), at once or when its node finishes.
     #[allow(clippy::too_many_arguments)]
-    fn descend(&mut self, m: Move, child: Chess, depth: i32, reduction: i32, alpha: i32, beta: i32, zero: bool) {
+    fn descend(
+        &mut self,
+        m: Move,
+        child: Chess,
+        gives_check: bool,
+        depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        zero: bool,
+    ) {
         let Some(node) = self.stack.top_mut() else { return };
-        node.pending = Pending::Move { m, depth, reduction, zero_window: zero };
+        node.pending = Pending::Move { m, gives_check, depth, reduction, zero_window: zero };
         let hash = child_hash(&node.pos, node.hash, m, &child);
         self.table.prefetch(hash);
         let (ply, floor) = (node.ply + 1, node.floor);
         self.evaluator.push(&node.pos, m, &child);
         self.progress.path.push(hash);
-        if let Some(score) = self.enter(child, hash, Some(m), depth, ply, alpha, beta, floor) {
+        if let Some(score) = self.enter(child, gives_check, hash, Some(m), depth, ply, alpha, beta, floor) {
             self.evaluator.pop();
             self.progress.path.pop();
             self.resume(score, &[]);
@@ -212,19 +222,19 @@ impl<E: Evaluator> ScalarSearch<E> {
                     node.next = node.moves.len();
                 }
             }
-            Pending::Move { m, depth, reduction, zero_window } => {
+            Pending::Move { m, gives_check, depth, reduction, zero_window } => {
                 if reduction > 0 && score > node.alpha {
                     let mut child = node.pos.clone();
                     child.play_unchecked(m);
                     let alpha = node.alpha;
-                    self.descend(m, child, depth + reduction, 0, -alpha - 1, -alpha, true);
+                    self.descend(m, child, gives_check, depth + reduction, 0, -alpha - 1, -alpha, true);
                     return;
                 }
                 if zero_window && node.pv_node && score > node.alpha && score < node.beta {
                     let mut child = node.pos.clone();
                     child.play_unchecked(m);
                     let (alpha, beta) = (node.alpha, node.beta);
-                    self.descend(m, child, depth, 0, -beta, -alpha, false);
+                    self.descend(m, child, gives_check, depth, 0, -beta, -alpha, false);
                     return;
                 }
                 node.searched += 1;
@@ -275,12 +285,14 @@ impl<E: Evaluator> ScalarSearch<E> {
         false
     }
 
-    /// Evaluates a new node: returns its score if the rules, the table,
-    /// pruning or quiescence settle it at once, otherwise pushes it.
+    /// Evaluates a new node (`in_check` says whether its side to move is):
+    /// returns its score if the rules, the table, pruning or quiescence
+    /// settle it at once, otherwise pushes it.
     #[allow(clippy::too_many_arguments)]
     fn enter(
         &mut self,
         pos: Chess,
+        in_check: bool,
         hash: u64,
         previous: Option<Move>,
         depth: i32,
@@ -300,8 +312,7 @@ impl<E: Evaluator> ScalarSearch<E> {
         if alpha >= beta {
             return Some(alpha);
         }
-        let in_check = pos.is_check();
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return Some(if in_check { -MATE + ply as i32 } else { 0 });
         }
@@ -314,7 +325,10 @@ impl<E: Evaluator> ScalarSearch<E> {
         // Check extension: a side in check searches every evasion one ply deeper.
         let depth = if in_check { depth.max(0) + 1 } else { depth };
         if depth <= 0 {
-            return Some(self.quiescence(&pos, hash, ply, alpha, beta));
+            // Not in check here (a check extends to depth 1) and below the
+            // last ply: quiescence takes its captures from the moves just
+            // generated.
+            return Some(self.quiescence(&pos, hash, ply, alpha, beta, Some(&mut moves)));
         }
         let pv_node = beta - alpha > 1;
         let hit = self.table.probe(hash, ply);
@@ -350,7 +364,7 @@ impl<E: Evaluator> ScalarSearch<E> {
             && beta.abs() < MATE_BOUND
             && has_non_pawn_material(&pos);
         let hash_move = hit.and_then(|hit| hit.best_move(&moves));
-        let node = self.stack.push(pos, hash, ply, depth, (alpha, beta), in_check, eval, moves);
+        let node = self.stack.push(pos, hash, ply, depth, (alpha, beta), in_check, eval, &moves);
         (node.previous, node.floor) = (previous, floor);
         self.history.scores(&node.pos, &node.moves, hash_move, ply as usize, previous, &mut node.scores);
         if try_null {
@@ -372,7 +386,10 @@ impl<E: Evaluator> ScalarSearch<E> {
         self.progress.path.push(hash);
         // Repetitions are not looked for across the pass.
         let floor = self.progress.path.len() - 1;
-        if let Some(score) = self.enter(child, hash, None, depth - 1 - reduction, ply, -beta, -beta + 1, floor) {
+        let in_check = child.is_check();
+        if let Some(score) =
+            self.enter(child, in_check, hash, None, depth - 1 - reduction, ply, -beta, -beta + 1, floor)
+        {
             self.evaluator.pop();
             self.progress.path.pop();
             self.resume(score, &[]);
@@ -435,7 +452,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
                 self.static_eval(&self.progress.root.clone(), self.progress.root_hash)
             };
             let (root, hash, depth) = (self.progress.root.clone(), self.progress.root_hash, self.progress.depth as i32);
-            let node = self.stack.push(root, hash, 0, depth, (alpha, beta), in_check, eval, moves);
+            let node = self.stack.push(root, hash, 0, depth, (alpha, beta), in_check, eval, &moves);
             self.history.scores(&node.pos, &node.moves, hint.or(hash_move), 0, None, &mut node.scores);
             return true;
         }
@@ -488,9 +505,9 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             }
             let (alpha, beta) = (node.alpha, node.beta);
             if node.searched == 0 {
-                self.descend(m, child, depth - 1, 0, -beta, -alpha, false);
+                self.descend(m, child, gives_check, depth - 1, 0, -beta, -alpha, false);
             } else {
-                self.descend(m, child, depth - 1 - reduction, reduction, -alpha - 1, -alpha, true);
+                self.descend(m, child, gives_check, depth - 1 - reduction, reduction, -alpha - 1, -alpha, true);
             }
             return false;
         }
