@@ -97,7 +97,7 @@ impl Comparator for NetComparator {
     }
 
     fn push(&mut self, before: &Chess, m: Move, after: &Chess, _hash: u64) {
-        self.path.push(&self.net, &FeatureDelta::new(before, m, after));
+        self.path.push(&FeatureDelta::new(before, m, after));
     }
 
     fn pop(&mut self) {
@@ -108,7 +108,7 @@ impl Comparator for NetComparator {
         let embedding = match self.cache.get(hash) {
             Some(embedding) => embedding,
             None => {
-                let embedding = self.net.embed(self.path.top());
+                let embedding = self.net.embed(self.path.top(&self.net));
                 self.cache.insert(hash, embedding);
                 embedding
             }

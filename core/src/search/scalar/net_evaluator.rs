@@ -15,9 +15,9 @@ use crate::search::scalar::evaluator::Evaluator;
 
 /// The network's utility head in centipawns ([`Network::evaluate`]): each
 /// position is embedded with its colour mirror image, and the first layer's
-/// sums of both are updated move by move along the search path (the mirror's
-/// through [`FeatureDelta::mirrored`]). Evaluations are cached by Zobrist
-/// hash.
+/// sums of both follow the search path, updated from the moves' deltas where
+/// a position is evaluated ([`AccumulatorPath`]; the mirror's through
+/// [`FeatureDelta::mirrored`]). Evaluations are cached by Zobrist hash.
 ///
 /// The network must have a utility head; one without evaluates every
 /// position as 0 (the UCI engine refuses the scalar search for it).
@@ -34,7 +34,7 @@ impl NetEvaluator {
     pub fn new(net: Network, cache_bytes: usize) -> NetEvaluator {
         NetEvaluator {
             path: AccumulatorPath::new(&net),
-            mirror: AccumulatorPath::new(&net),
+            mirror: AccumulatorPath::mirrored(&net),
             net,
             cache: EvalCache::with_bytes(cache_bytes),
             scratch: Box::default(),
@@ -63,19 +63,19 @@ impl Evaluator for NetEvaluator {
     fn set_root(&mut self, root: &Chess) {
         let features = Features::from_position(root);
         self.path.set_root(&self.net, &features);
-        self.mirror.set_root(&self.net, &features.mirrored());
+        self.mirror.set_root(&self.net, &features);
     }
 
     fn push(&mut self, before: &Chess, m: Move, after: &Chess) {
         let delta = FeatureDelta::new(before, m, after);
-        self.path.push(&self.net, &delta);
-        self.mirror.push(&self.net, &delta.mirrored());
+        self.path.push(&delta);
+        self.mirror.push(&delta);
     }
 
     fn push_null(&mut self, before: &Chess) {
         let delta = FeatureDelta::null(before.turn());
-        self.path.push(&self.net, &delta);
-        self.mirror.push(&self.net, &delta.mirrored());
+        self.path.push(&delta);
+        self.mirror.push(&delta);
     }
 
     fn pop(&mut self) {
@@ -87,8 +87,8 @@ impl Evaluator for NetEvaluator {
         if let Some(cp) = self.cache.get(hash) {
             return cp;
         }
-        let own = self.net.embed_with(self.path.top(), &mut self.scratch);
-        let mirror = self.net.embed_with(self.mirror.top(), &mut self.scratch);
+        let own = self.net.embed_with(self.path.top(&self.net), &mut self.scratch);
+        let mirror = self.net.embed_with(self.mirror.top(&self.net), &mut self.scratch);
         let cp = self.net.evaluate(&own, &mirror).unwrap_or(0);
         self.cache.insert(hash, cp);
         cp
