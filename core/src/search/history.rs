@@ -107,22 +107,25 @@ impl History {
         previous: Option<Move>,
         scores: &mut Scores,
     ) {
-        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let counter = self.counter(pos.turn(), previous);
+        // Moves compared as packed integers: one match per move instead of
+        // one per comparison through `Move`'s derived equality.
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]).map(key_of);
+        let (hash_key, counter) = (key_of(hash_move), key_of(self.counter(pos.turn(), previous)));
         let turn = pos.turn();
         scores.clear();
         scores.extend(moves.iter().map(|&m| {
-            if Some(m) == hash_move {
+            let k = move_key(m);
+            if k == hash_key {
                 HASH_MOVE
             } else if is_tactical(m) {
                 let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
                 let base = if see_ge(pos, m, 0) { GOOD_CAPTURE } else { BAD_CAPTURE };
                 base + victim * 8 - m.role() as i32
-            } else if Some(m) == killers[0] {
+            } else if k == killers[0] {
                 KILLER + 1
-            } else if Some(m) == killers[1] {
+            } else if k == killers[1] {
                 KILLER
-            } else if Some(m) == counter {
+            } else if k == counter {
                 COUNTER
             } else {
                 self.score(turn, m)
@@ -186,6 +189,29 @@ impl Default for History {
     fn default() -> History {
         History::new()
     }
+}
+
+/// `m` packed into 24 bits, one-to-one: the variant in the low two bits
+/// (a drop also sets bit 23), then role, from, capture, to and promotion.
+fn move_key(m: Move) -> u32 {
+    let role = |r: Role| r as u32;
+    match m {
+        Move::Normal { role: r, from, capture, to, promotion } => {
+            1 | role(r) << 2
+                | (from as u32) << 5
+                | capture.map_or(0, role) << 11
+                | (to as u32) << 14
+                | promotion.map_or(0, role) << 20
+        }
+        Move::EnPassant { from, to } => 2 | (from as u32) << 5 | (to as u32) << 14,
+        Move::Castle { king, rook } => 3 | (king as u32) << 5 | (rook as u32) << 14,
+        Move::Put { role: r, to } => role(r) << 2 | (to as u32) << 14 | 1 << 23,
+    }
+}
+
+/// [`move_key`] of a move, or a key no move has.
+fn key_of(m: Option<Move>) -> u32 {
+    m.map_or(u32::MAX, move_key)
 }
 
 fn squares(m: Move) -> (usize, usize) {
@@ -252,6 +278,34 @@ mod tests {
             History::new().scores(&pos, &moves, None, 0, None, &mut scores);
             for (&m, &score) in moves.iter().zip(&scores) {
                 assert_eq!(is_good_capture(score), see_ge(&pos, m, 0), "{fen} {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn move_keys_are_one_to_one() {
+        // Every move of positions with castling, en passant and promotions,
+        // and drops: equal keys exactly when the moves are equal.
+        let mut moves: alloc::vec::Vec<Move> = alloc::vec::Vec::new();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "r1b1k3/1P4P1/8/8/8/8/1p4p1/R3K1NR w KQq - 0 1",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let pos: Chess =
+                fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap();
+            moves.extend(pos.legal_moves());
+        }
+        for role in Role::ALL {
+            moves.push(Move::Put { role, to: Square::E4 });
+        }
+        assert!(moves.len() > 150);
+        for &a in &moves {
+            assert_ne!(move_key(a), u32::MAX);
+            for &b in &moves {
+                assert_eq!(move_key(a) == move_key(b), a == b, "{a:?} {b:?}");
             }
         }
     }
