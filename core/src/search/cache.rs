@@ -4,6 +4,7 @@
 use alloc::vec::Vec;
 
 use crate::deepchess::embedding::Embedding;
+use crate::search::prefetch::prefetch;
 
 #[derive(Clone, Copy)]
 struct Entry<V> {
@@ -53,6 +54,12 @@ impl<V: Copy + Default> HashCache<V> {
             self.hits += 1;
             entry.value
         })
+    }
+
+    /// Asks the CPU to bring `key`'s slot into its cache ahead of
+    /// [`get`](Self::get) ([`prefetch`]).
+    pub fn prefetch(&self, key: u64) {
+        prefetch(&self.entries[self.slot(key)]);
     }
 
     /// Caches `value` for `key`.

@@ -69,6 +69,8 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 /// says it does not lose material: `see_ge(pos, m, 0)`. The hash move's
 /// score says nothing of the kind (`false`).
 pub fn is_good_capture(score: i32) -> bool {
+    // A good capture scores GOOD_CAPTURE + 8 × victim − attacker's role (at
+    // most 6); a losing one is below zero.
     (GOOD_CAPTURE - 8..HASH_MOVE).contains(&score)
 }
 

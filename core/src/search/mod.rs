@@ -23,6 +23,7 @@ mod history;
 pub mod mcts;
 mod ordering;
 mod path;
+mod prefetch;
 mod progress;
 pub mod scalar;
 mod score;

@@ -24,7 +24,7 @@ use crate::deepchess::network::Network;
 /// ([`Features::mirrored`], [`FeatureDelta::mirrored`]).
 pub struct AccumulatorPath {
     path: Vec<Accumulator>,
-    /// `deltas[i]` leads from `path[i - 1]` to `path[i]` (`deltas[0]` is unused).
+    /// `deltas[i]` leads from `path[i]` to `path[i + 1]`.
     deltas: Vec<FeatureDelta>,
     depth: usize,
     /// `path[..=fresh]` hold their positions' sums (`fresh <= depth`).
@@ -37,7 +37,7 @@ impl AccumulatorPath {
     pub fn new(net: &Network) -> AccumulatorPath {
         AccumulatorPath {
             path: alloc::vec![Accumulator::new(net, &Chess::default())],
-            deltas: alloc::vec![FeatureDelta::null(shakmaty::Color::White)],
+            deltas: Vec::new(),
             depth: 0,
             fresh: 0,
             mirror: false,
@@ -46,10 +46,9 @@ impl AccumulatorPath {
 
     /// A path that follows the colour mirror images, at the start position's.
     pub fn mirrored(net: &Network) -> AccumulatorPath {
-        let mut path = AccumulatorPath::new(net);
-        path.mirror = true;
-        path.set_root(net, &Features::from_position(&Chess::default()));
-        path
+        let mut start = Accumulator::zeros(net.feature_transformer().width());
+        start.refresh(net, &Features::from_position(&Chess::default()).mirrored());
+        AccumulatorPath { path: alloc::vec![start], deltas: Vec::new(), depth: 0, fresh: 0, mirror: true }
     }
 
     /// Starts a new path at the position whose active bits are `root`.
@@ -71,7 +70,7 @@ impl AccumulatorPath {
             self.path.push(self.path[self.depth - 1].clone());
             self.deltas.push(*delta);
         } else {
-            self.deltas[self.depth] = *delta;
+            self.deltas[self.depth - 1] = *delta;
         }
         self.fresh = self.fresh.min(self.depth - 1);
     }
@@ -87,7 +86,7 @@ impl AccumulatorPath {
     pub fn top(&mut self, net: &Network) -> &Accumulator {
         while self.fresh < self.depth {
             let ply = self.fresh + 1;
-            let delta = if self.mirror { self.deltas[ply].mirrored() } else { self.deltas[ply] };
+            let delta = if self.mirror { self.deltas[ply - 1].mirrored() } else { self.deltas[ply - 1] };
             let (done, rest) = self.path.split_at_mut(ply);
             rest[0].apply_from(net, &delta, &done[ply - 1]);
             self.fresh = ply;

@@ -30,6 +30,11 @@ pub trait Evaluator: Send {
     /// ±[`MAX_EVAL_CP`](crate::arch::MAX_EVAL_CP).
     fn evaluate(&mut self, pos: &Chess, hash: u64) -> i32;
 
+    /// The search will soon ask for the position with Zobrist `hash`: an
+    /// evaluator with a cache may start loading its slot now (the search
+    /// calls this as soon as it has played a move). Changes no result.
+    fn prefetch(&self, _hash: u64) {}
+
     /// Forgets cached evaluations (a new game).
     fn clear(&mut self);
 

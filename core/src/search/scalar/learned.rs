@@ -45,6 +45,10 @@ impl Evaluator for LearnedEvaluator {
         cp
     }
 
+    fn prefetch(&self, hash: u64) {
+        self.cache.prefetch(hash);
+    }
+
     fn clear(&mut self) {
         self.cache.clear();
     }

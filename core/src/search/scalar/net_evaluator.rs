@@ -94,6 +94,10 @@ impl Evaluator for NetEvaluator {
         cp
     }
 
+    fn prefetch(&self, hash: u64) {
+        self.cache.prefetch(hash);
+    }
+
     fn clear(&mut self) {
         self.cache.clear();
     }

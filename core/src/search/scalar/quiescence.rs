@@ -75,8 +75,10 @@ impl<E: Evaluator> ScalarSearch<E> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let child_hash = child_hash(pos, hash, m, &child);
+            self.evaluator.prefetch(child_hash);
             self.evaluator.push(pos, m, &child);
-            let score = -self.quiescence(&child, child_hash(pos, hash, m, &child), ply + 1, -beta, -alpha, None);
+            let score = -self.quiescence(&child, child_hash, ply + 1, -beta, -alpha, None);
             self.evaluator.pop();
             if score > best {
                 best = score;

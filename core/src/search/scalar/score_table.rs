@@ -7,6 +7,7 @@ use core::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use shakmaty::{Move, MoveList, Role};
 
+use crate::search::prefetch::prefetch;
 use crate::search::score::{MAX_CP, Score};
 use crate::search::vocabulary::MAX_PLY;
 
@@ -79,19 +80,11 @@ impl ScoreTable {
     }
 
     /// Asks the CPU to bring `key`'s slot into its cache ahead of the
-    /// probe (on x86-64; elsewhere a no-op): the search calls it as soon as
-    /// it knows a child's hash, and the slot arrives while the child's move
-    /// list and evaluation are computed.
+    /// probe ([`prefetch`]): the search calls it as soon as it knows a
+    /// child's hash, and the slot arrives while the child's move list and
+    /// evaluation are computed.
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot: *const [AtomicU64; 2] = self.slot(key);
-            // SAFETY: a prefetch is a hint that never faults and has no
-            // observable effect; the address is a live slot besides.
-            unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.slot(key));
     }
 
     /// Starts a new search: older entries become the first to be replaced.

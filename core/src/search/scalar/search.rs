@@ -197,6 +197,7 @@ impl<E: Evaluator> ScalarSearch<E> {
         node.pending = Pending::Move { m, gives_check, depth, reduction, zero_window: zero };
         let hash = child_hash(&node.pos, node.hash, m, &child);
         self.table.prefetch(hash);
+        self.evaluator.prefetch(hash);
         let (ply, floor) = (node.ply + 1, node.floor);
         self.evaluator.push(&node.pos, m, &child);
         self.progress.path.push(hash);
