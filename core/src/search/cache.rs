@@ -57,7 +57,7 @@ impl<V: Copy + Default> HashCache<V> {
     }
 
     /// Asks the CPU to bring `key`'s slot into its cache ahead of
-    /// [`get`](Self::get) ([`prefetch`]).
+    /// [`get`](Self::get) (a hint that changes no result).
     pub fn prefetch(&self, key: u64) {
         prefetch(&self.entries[self.slot(key)]);
     }

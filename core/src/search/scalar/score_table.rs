@@ -80,9 +80,9 @@ impl ScoreTable {
     }
 
     /// Asks the CPU to bring `key`'s slot into its cache ahead of the
-    /// probe ([`prefetch`]): the search calls it as soon as it knows a
-    /// child's hash, and the slot arrives while the child's move list and
-    /// evaluation are computed.
+    /// probe (a hint that changes no result): the search calls it as soon
+    /// as it knows a child's hash, and the slot arrives while the child's
+    /// move list and evaluation are computed.
     pub fn prefetch(&self, key: u64) {
         prefetch(self.slot(key));
     }
