@@ -6,7 +6,8 @@
 #   scripts/gpu-prepare.sh        # the binary (flex, wgpu, cuda), the Vulkan loader, the data
 # There (no Rust, no network), from the repository root, with `.gpu` and `.gl` carried:
 #   bash scripts/gpu-measure.sh [STEPS...]
-# STEPS default to all of: devices data bench-cuda az value bench-wgpu siamese pos2vec bench-flex
+# STEPS default to all of: devices data bench-cuda bench-learners az value bench-wgpu siamese pos2vec
+# bench-flex
 # The summary (one line per measurement) ends the output and is $OUT/summary.txt.
 set -u
 OUT=${OUT:-/tmp/gpu-out}
@@ -56,8 +57,9 @@ bench() {
     shift 3
     local rc
     rc=$(run "$name" 45 "$BIN" train bench --device "$device" --batch-size "$batch" --warmup 10 --steps 50 "$@")
-    local rate=$(grep -o 'pairs/s *: [0-9]*' "$OUT/$name.txt" | grep -o '[0-9]*$')
-    say "$(printf '%-28s %-8s batch %-6s %s pairs/s (exit %s)' "$name" "$device" "$batch" "${rate:--}" "$rc")"
+    local rate=$(grep -o '[a-z]*/s *: [0-9]*' "$OUT/$name.txt" | sed 's/ *: / /')
+    local split=$(grep -o '[0-9.]* ms building.*' "$OUT/$name.txt")
+    say "$(printf '%-28s %-8s batch %-6s %s (exit %s) %s' "$name" "$device" "$batch" "${rate:--}" "$rc" "$split")"
 }
 
 # train NAME EPOCHS LEARNER...: epochs of a real run; items/s of each epoch
@@ -74,7 +76,7 @@ train() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(devices data bench-cuda az value bench-wgpu siamese pos2vec bench-flex)
+[ ${#steps[@]} -eq 0 ] && steps=(devices data bench-cuda bench-learners az value bench-wgpu siamese pos2vec bench-flex)
 for step in "${steps[@]}"; do
     case $step in
     devices)
@@ -88,6 +90,12 @@ for step in "${steps[@]}"; do
         bench cuda-distilled-64k cuda 65536
         bench cuda-full-16k cuda 16384 --full
         bench cuda-full-64k cuda 65536 --full
+        ;;
+    bench-learners)
+        bench cuda-value-16k cuda 16384 --learner value
+        bench cuda-az-6x64-1k cuda 1024 --learner az
+        bench cuda-az-6x64-4k cuda 4096 --learner az
+        bench cuda-az-19x256-256 cuda 256 --learner az --blocks 19 --filters 256
         ;;
     bench-wgpu)
         bench wgpu-distilled-16k wgpu:discrete 16384

@@ -22,7 +22,7 @@ use crate::train::alphazero::supervised::AzLearner;
 use crate::train::deepchess::distill::DistillLearner;
 use crate::train::deepchess::pos2vec::Pos2VecLearner;
 use crate::train::deepchess::siamese::SiameseLearner;
-use crate::train::deepchess::speed::{self, SpeedOptions};
+use crate::train::deepchess::speed::{self, BenchLearner, SpeedOptions};
 use crate::train::deepchess::utility::{self, Target, UtilityOptions};
 use crate::train::deepchess::value::ValueLearner;
 use crate::train::runner::config::ModelConfig;
@@ -56,7 +56,7 @@ pub enum Command {
     /// A value network for the scalar search (a wide first layer, a narrow one, a utility head),
     /// trained position by position on the blend of game result and engine evaluation.
     Value(ValueArgs),
-    /// Training speed: pairs per second of Siamese steps on generated positions.
+    /// Training speed: pairs or positions per second of a learner's steps on generated positions.
     Bench(BenchArgs),
     /// The devices `--device` can name: the wgpu adapters (without opening them) and what `auto` takes.
     Devices,
@@ -67,9 +67,19 @@ pub enum Command {
 pub struct BenchArgs {
     #[arg(long, default_value = "auto", help = device::HELP)]
     device: DeviceChoice,
+    /// Whose steps to time: `siamese` (pairs; any shape), `value` (positions; the tower of
+    /// `--tower`, 773,256,32 by default) or `az` (positions; `--blocks` × `--filters`).
+    #[arg(long, value_enum, default_value = "siamese")]
+    learner: BenchLearner,
     #[command(flatten)]
     shape: ShapeArgs,
-    /// Pairs per step.
+    /// The AlphaZero network's residual blocks (`--learner az`).
+    #[arg(long, default_value_t = 6)]
+    blocks: usize,
+    /// The AlphaZero network's filters (`--learner az`).
+    #[arg(long, default_value_t = 64)]
+    filters: usize,
+    /// Items (pairs or positions) per step.
     #[arg(long, default_value_t = 1024)]
     batch_size: usize,
     /// Timed steps.
@@ -332,25 +342,44 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
 }
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
-    let shape = args.shape.shape()?.unwrap_or_else(Shape::distilled);
+    let shape = match (args.shape.shape()?, args.learner) {
+        (Some(shape), _) => shape,
+        (None, BenchLearner::Value) => preset::value(Preset::Quick).shape()?,
+        (None, _) => Shape::distilled(),
+    };
     let (device, device_name) = device::select(args.device)?;
     let options = SpeedOptions {
+        learner: args.learner,
         shape: shape.clone(),
+        az_size: (args.blocks, args.filters),
         batch_size: args.batch_size,
         steps: args.steps,
         warmup: args.warmup,
         positions: 20_000,
         seed: args.seed,
     };
-    let speed = speed::measure(&options, &device);
+    let speed = speed::measure(&options, &device)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let unit = args.learner.unit();
     println!("device            : {device_name}");
     println!("cpu threads       : {threads}");
-    println!("shape             : {:?} + {:?}", shape.tower(), shape.head());
-    println!("batch             : {} pairs", args.batch_size);
+    match args.learner {
+        BenchLearner::Siamese => println!("network           : siamese {:?} + {:?}", shape.tower(), shape.head()),
+        BenchLearner::Value => println!("network           : value {:?} + utility", shape.tower()),
+        BenchLearner::Az => println!("network           : az {} blocks × {} filters", args.blocks, args.filters),
+    }
+    println!("batch             : {} {unit}", args.batch_size);
     println!("steps             : {} timed, {} warm-up", args.steps, args.warmup);
     println!("time              : {:.2} s (last loss {:.4})", speed.seconds, speed.loss);
-    println!("pairs/s           : {:.0}", speed.pairs_per_second());
+    if let Some(host) = speed.host_seconds {
+        let steps = args.steps.max(1) as f64;
+        println!(
+            "per step          : {:.2} ms building the batch on the host, {:.2} ms the rest",
+            1000.0 * host / steps,
+            1000.0 * (speed.seconds - host) / steps
+        );
+    }
+    println!("{:<18}: {:.0}", format!("{unit}/s"), speed.items_per_second());
     Ok(())
 }
 

@@ -158,7 +158,12 @@ impl ValueLearner {
 
 /// `s(x)` of a batch of `(record, target)` items, and the squared error of
 /// `σ(s)` against the targets.
-fn batch_loss(model: &ValueNet, encoded: &Encoded, items: &[(u32, f32)], device: &burn::tensor::Device) -> Tensor<1> {
+pub(crate) fn batch_loss(
+    model: &ValueNet,
+    encoded: &Encoded,
+    items: &[(u32, f32)],
+    device: &burn::tensor::Device,
+) -> Tensor<1> {
     let positions = encoded.batch(items.iter().map(|&(i, _)| (i, false)), device);
     let mirrored = encoded.batch(items.iter().map(|&(i, _)| (i, true)), device);
     let targets: Vec<f32> = items.iter().map(|&(_, t)| t).collect();
