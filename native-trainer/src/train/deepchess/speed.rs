@@ -18,12 +18,11 @@
 
 use std::time::Instant;
 
+use burn::optim::GradientsParams;
 use burn::tensor::Device;
 use deepchess_core::{Shape, seeded};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-use burn::optim::GradientsParams;
 
 use crate::data::{GameResult, Pair, Record};
 use crate::train::alphazero::model::AzModel;
@@ -121,25 +120,25 @@ pub fn random_records(count: usize, seed: u64) -> Vec<Record> {
 
 /// Trains a fresh network of the learner for `warmup + steps` steps on
 /// random items and times the last `steps`.
-pub fn measure(options: &SpeedOptions, device: &Device) -> anyhow::Result<Speed> {
+pub fn measure(options: &SpeedOptions, device: &Device) -> Speed {
     device.seed(options.seed);
     let records = random_records(options.positions.max(2), options.seed);
     match options.learner {
-        BenchLearner::Siamese => Ok(siamese(options, &records, device)),
+        BenchLearner::Siamese => siamese(options, &records, device),
         BenchLearner::Value => value(options, &records, device),
-        BenchLearner::Az => Ok(az(options, &records, device)),
+        BenchLearner::Az => az(options, &records, device),
     }
 }
 
-/// Times `step` (one training step, returning its loss) over
-/// the warm-up and the timed steps.
-fn timed(options: &SpeedOptions, mut step: impl FnMut() -> f32) -> Speed {
+/// Times `step` (one training step, told whether it is timed or a warm-up
+/// step, returning its loss) over the warm-up and the timed steps.
+fn timed(options: &SpeedOptions, mut step: impl FnMut(bool) -> f32) -> Speed {
     let (mut start, mut loss) = (Instant::now(), f32::NAN);
     for i in 0..options.warmup + options.steps {
         if i == options.warmup {
             start = Instant::now();
         }
-        loss = step();
+        loss = step(i >= options.warmup);
     }
     let items = options.steps * options.batch_size.max(1);
     Speed { items, seconds: start.elapsed().as_secs_f64(), host_seconds: None, loss }
@@ -151,8 +150,8 @@ fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed
     let mut model = Some(Siamese::new(&options.shape, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
     let batch_size = options.batch_size.max(1);
-    let (mut host, mut steps) = (0f64, 0usize);
-    let mut speed = timed(options, || {
+    let mut host = 0f64;
+    let mut speed = timed(options, |is_timed| {
         let building = Instant::now();
         let pairs: Vec<Pair> = (0..batch_size)
             .map(|_| Pair {
@@ -165,8 +164,7 @@ fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed
             .collect();
         let batch = pair_batch(&encoded, &pairs, device);
         // The warm-up's steps are left out of the split, as out of the time.
-        steps += 1;
-        if steps > options.warmup {
+        if is_timed {
             host += building.elapsed().as_secs_f64();
         }
         let (next, logits, step_loss) = step(model.take().expect("a model"), &mut optim, &batch, 1e-3);
@@ -178,14 +176,14 @@ fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed
     speed
 }
 
-fn value(options: &SpeedOptions, records: &[Record], device: &Device) -> anyhow::Result<Speed> {
-    let shape = Shape::with_heads(options.shape.tower(), &[], true)?;
+fn value(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let encoded = Encoded::new(records);
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
-    let mut model = Some(ValueNet::new(&shape, device));
+    // The value network takes the shape's tower and ignores its head.
+    let mut model = Some(ValueNet::new(&options.shape, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
     let batch_size = options.batch_size.max(1);
-    Ok(timed(options, || {
+    timed(options, |_| {
         let items: Vec<(u32, f32)> =
             (0..batch_size).map(|_| (rng.random_range(0..records.len() as u32), rng.random())).collect();
         let current = model.take().expect("a model");
@@ -193,7 +191,7 @@ fn value(options: &SpeedOptions, records: &[Record], device: &Device) -> anyhow:
         let grads = GradientsParams::from_grads(loss.backward(), &current);
         model = Some(fresh(optim.step(1e-3, current, grads).clip()));
         loss.into_scalar::<f32>()
-    }))
+    })
 }
 
 fn az(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
@@ -205,7 +203,7 @@ fn az(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
     let mut model = Some(AzModel::new(blocks, filters, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
-    timed(options, || {
+    timed(options, |_| {
         let start = rng.random_range(0..=samples.len().saturating_sub(batch_size));
         let batch = &samples[start..(start + batch_size).min(samples.len())];
         let current = model.take().expect("a model");
@@ -236,7 +234,7 @@ mod tests {
                 positions: 64,
                 seed: 1,
             };
-            let speed = measure(&options, &Device::flex().autodiff()).unwrap();
+            let speed = measure(&options, &Device::flex().autodiff());
             assert_eq!(speed.items, 48, "{learner:?}");
             assert!(speed.loss.is_finite() && speed.loss > 0.0, "{learner:?}: loss {}", speed.loss);
             assert!(speed.items_per_second() > 0.0);
