@@ -12,7 +12,7 @@
 //!   [`Embedding`]s, `compare(a, b)`, the probability that `a` is better
 //!   for White than `b`, and, where the file has a utility head,
 //!   `evaluate`, a position's value in centipawns;
-//! - the SIMD [`kernels`] (scalar oracle, AVX2, SIMD128);
+//! - the SIMD [`kernels`] (scalar oracle, AVX2, AVX-512, SIMD128, relaxed SIMD);
 //! - the float reference network ([`FloatNetwork`]) that tests and the
 //!   trainer's export use;
 //! - the other families: the learners' scalar networks ([`learned`]) and

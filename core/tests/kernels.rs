@@ -9,6 +9,15 @@ fn simd_kernels() -> Vec<Kernel> {
     if cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("avx2") {
         assert!(found.contains(&Kernel::Avx2), "AVX2 present but not used");
     }
+    #[cfg(target_arch = "x86_64")]
+    if ["avx512f", "avx512bw", "avx512vl", "avx512vnni"].iter().all(|f| match *f {
+        "avx512f" => std::is_x86_feature_detected!("avx512f"),
+        "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+        "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+        _ => std::is_x86_feature_detected!("avx512vnni"),
+    }) {
+        assert!(found.contains(&Kernel::Avx512), "AVX-512 with VNNI present but not used");
+    }
     found
 }
 

@@ -20,7 +20,7 @@ export const builds = {
     ?? resolve(target, 'wasm-relaxed-mt/wasm32-unknown-unknown/release/deepchess_wasm.wasm'),
 };
 
-export const kernelNames = ['scalar', 'avx2', 'simd128', 'relaxed'];
+export const kernelNames = ['scalar', 'avx2', 'simd128', 'relaxed', 'avx512'];
 
 // A function that uses `i32x4.relaxed_dot_i8x16_i7x16_add_s` on (-3, 100, 0)
 // splats and returns lane 0: -1200 where relaxed SIMD is right. Node 20's V8

@@ -19,7 +19,8 @@ struct Workload {
 
 static WORKLOAD: Mutex<Option<Workload>> = Mutex::new(None);
 
-/// The kernel this build runs: 0 scalar, 2 SIMD128, 3 relaxed SIMD.
+/// The kernel this build runs: 0 scalar, 2 SIMD128, 3 relaxed SIMD (1 and 4,
+/// AVX2 and AVX-512, are native only).
 #[unsafe(no_mangle)]
 pub extern "C" fn dc_kernel() -> u32 {
     match Kernel::detect() {
@@ -27,6 +28,7 @@ pub extern "C" fn dc_kernel() -> u32 {
         Kernel::Avx2 => 1,
         Kernel::Simd128 => 2,
         Kernel::Relaxed => 3,
+        Kernel::Avx512 => 4,
     }
 }
 
