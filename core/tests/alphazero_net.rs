@@ -222,7 +222,7 @@ fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
     let shape = deepchess_core::Shape::distilled().with_utility(true).unwrap();
     let net = deepchess_core::Network::from_bytes(&deepchess_core::seeded::network(&shape, 2.0, 5).to_bytes()).unwrap();
     let slice = |search: Box<dyn Search>| slice_nodes(search.as_ref(), 2048);
-    let choice = |mcts| SearchChoice { search: SearchKind::Scalar, mcts };
+    let choice = |mcts| SearchChoice { search: SearchKind::Scalar, mcts, fifty_scale: false };
     assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(false), 1)), 2048);
     assert_eq!(slice(build(&Weights::DeepChess(net), choice(true), 1)), 64);
     assert_eq!(slice(build(&Weights::AlphaZero(az_net(6, 64, 1)), choice(true), 1)), 3);

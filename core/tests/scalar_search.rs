@@ -14,7 +14,8 @@ use common::{depth, forces_mate, material, multipv_lines, position, uci};
 
 use deepchess_core::Search;
 use deepchess_core::search::{
-    Bound, Evaluator, Event, Limits, MATE, NetEvaluator, POLL_NODES, ScalarSearch, Score, ScoreTable, move_code, see_ge,
+    Bound, Evaluator, Event, HelperContext, Limits, MATE, NetEvaluator, POLL_NODES, ScalarSearch, Score, ScoreTable,
+    move_code, see_ge,
 };
 use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;
@@ -267,4 +268,33 @@ fn helpers_share_the_table() {
     run(&mut main, &pos, &[], depth(6));
     assert!(main.nodes() < alone.nodes() / 2, "{} vs {}", main.nodes(), alone.nodes());
     assert_eq!(main.best_move(), alone.best_move());
+}
+
+#[test]
+fn the_fifty_move_scale_prefers_moves_that_reset_the_count() {
+    // A queen and a pawn up (+1000) with 60 half-moves played. Without the
+    // scale every safe move keeps +1000; with it, a quiet move's position
+    // (61 half-moves) is worth 1000 × 139 / 200 = 695 and only a pawn move
+    // (the count back to 0) keeps the whole score.
+    let pos = position("7k/8/8/8/8/8/P7/K5Q1 w - - 60 80");
+    let (score, _) = run(&mut material_search(), &pos, &[], depth(1));
+    assert_eq!(score, Score::Cp(1000));
+    let mut scaled = material_search();
+    scaled.set_fifty_scale(true);
+    assert!(scaled.fifty_scale());
+    let (score, best) = run(&mut scaled, &pos, &[], depth(1));
+    assert_eq!(score, Score::Cp(1000));
+    assert_eq!(best.unwrap().role(), Role::Pawn, "{}", uci(best));
+    // Black's one move (Kh7) is quiet: −1000 unscaled, −695 scaled.
+    let pos = position("7k/8/8/8/8/8/P7/K5Q1 b - - 60 80");
+    assert_eq!(run(&mut material_search(), &pos, &[], depth(1)).0, Score::Cp(-1000));
+    assert_eq!(run(&mut scaled, &pos, &[], depth(1)).0, Score::Cp(-695));
+    // Lazy SMP helpers search with the main search's setting.
+    for on in [false, true] {
+        let mut search = net_search();
+        search.set_fifty_scale(on);
+        let nodes = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let context = HelperContext { helpers: 1, hash_mb: 1, root: &pos, game: &[], nodes: &nodes };
+        assert_eq!(search.helper_job(context).unwrap().fifty_scale, on);
+    }
 }

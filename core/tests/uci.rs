@@ -265,6 +265,30 @@ fn uci_names_the_starting_network_and_none_without_one() {
     assert_eq!(reply.last().map(String::as_str), Some("uciok"));
 }
 
+/// The score of the last `info … score cp N` line.
+fn last_cp(out: &[String]) -> i32 {
+    let line = out.iter().rev().find(|l| l.contains(" score cp ")).expect("a score");
+    line.split(" score cp ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap().parse().unwrap()
+}
+
+#[test]
+fn fifty_move_scale_shrinks_scores_as_the_count_grows() {
+    // Black's only move, Kh7, is quiet: the position searched has 61
+    // half-moves, so the scaled score is the unscaled one × 139 / 200.
+    let go = ["position fen 7k/8/8/8/8/8/P7/K5Q1 b - - 60 80", "go depth 1"];
+    let plain = last_cp(&session(&mut engine(), &go));
+    let mut scaled = engine();
+    let reply = session(&mut scaled, &["uci", "setoption name FiftyMoveScale value true", go[0], go[1]]);
+    assert!(reply.iter().any(|l| l == "option name FiftyMoveScale type check default false"), "{reply:?}");
+    assert_ne!(plain, 0);
+    assert_eq!(last_cp(&reply), plain * 139 / 200, "{reply:?}");
+    // Off again: the plain score; a value that is not a boolean is refused.
+    let reply = session(&mut scaled, &["setoption name FiftyMoveScale value false", go[0], go[1]]);
+    assert_eq!(last_cp(&reply), plain);
+    let reply = session(&mut scaled, &["setoption name FiftyMoveScale value 1"]);
+    assert!(reply.iter().any(|l| l.contains("invalid value \"1\" for option FiftyMoveScale")), "{reply:?}");
+}
+
 #[test]
 fn parser_edge_cases() {
     assert_eq!(

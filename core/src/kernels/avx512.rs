@@ -136,8 +136,9 @@ unsafe fn dots<const R: usize>(input: &[u8], rows: *const i8) -> [__m256i; R] {
             }
         }
     }
-    let mut half: [__m256i; R] =
-        core::array::from_fn(|k| _mm256_add_epi32(_mm512_castsi512_si256(acc[k]), _mm512_extracti64x4_epi64::<1>(acc[k])));
+    let mut half: [__m256i; R] = core::array::from_fn(|k| {
+        _mm256_add_epi32(_mm512_castsi512_si256(acc[k]), _mm512_extracti64x4_epi64::<1>(acc[k]))
+    });
     if wide < n {
         // SAFETY: `wide + 32 == n`: the last 32 bytes of the input and of every row.
         unsafe {

@@ -20,14 +20,17 @@ use crate::search::scalar::search::ScalarSearch;
 use crate::search::seam::{Search, SearchKind};
 use crate::weights::Weights;
 
-/// What the UCI options ask for: `Search` (an alpha-beta kind) and
-/// `Engine` (MCTS instead).
+/// What the UCI options ask for: `Search` (an alpha-beta kind),
+/// `Engine` (MCTS instead) and `FiftyMoveScale`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchChoice {
     /// `Search`: [`SearchKind::Scalar`] or [`SearchKind::Comparison`].
     pub search: SearchKind,
     /// `Engine value mcts`.
     pub mcts: bool,
+    /// `FiftyMoveScale`: the scalar search's static evaluations shrink as
+    /// the fifty-move count grows ([`ScalarSearch::set_fifty_scale`]).
+    pub fifty_scale: bool,
 }
 
 impl SearchChoice {
@@ -35,8 +38,8 @@ impl SearchChoice {
     /// `Search` left at the scalar search), else `Search` set to it.
     pub fn of(kind: SearchKind) -> SearchChoice {
         match kind {
-            SearchKind::Mcts => SearchChoice { search: SearchKind::Scalar, mcts: true },
-            kind => SearchChoice { search: kind, mcts: false },
+            SearchKind::Mcts => SearchChoice { search: SearchKind::Scalar, mcts: true, fifty_scale: false },
+            kind => SearchChoice { search: kind, mcts: false, fifty_scale: false },
         }
     }
 
@@ -116,10 +119,16 @@ pub fn build(weights: &Weights, choice: SearchChoice, hash_mb: usize) -> Box<dyn
             Box::new(ComparisonSearch::new(NetComparator::new(net.clone(), cache), tt))
         }
         (Weights::DeepChess(net), SearchKind::Scalar) => {
-            Box::new(ScalarSearch::new(NetEvaluator::new(net.clone(), cache), tt))
+            let mut search = ScalarSearch::new(NetEvaluator::new(net.clone(), cache), tt);
+            search.set_fifty_scale(choice.fifty_scale);
+            Box::new(search)
         }
         (Weights::DeepChess(net), SearchKind::Mcts) => Box::new(MctsSearch::new(UtilityEvaluator::new(net.clone()))),
-        (Weights::Learned(net), _) => Box::new(ScalarSearch::new(LearnedEvaluator::new(net.clone(), cache), tt)),
+        (Weights::Learned(net), _) => {
+            let mut search = ScalarSearch::new(LearnedEvaluator::new(net.clone(), cache), tt);
+            search.set_fifty_scale(choice.fifty_scale);
+            Box::new(search)
+        }
         (Weights::AlphaZero(net), _) => Box::new(MctsSearch::new(AzEvaluator::new(net.clone()))),
     }
 }

@@ -89,6 +89,8 @@ pub struct HelperJob {
     pub cache_bytes: usize,
     /// Nodes the helpers have searched, added to the main search's in `info`.
     pub nodes: Arc<AtomicU64>,
+    /// The main search's `FiftyMoveScale`, which the helpers share.
+    pub fifty_scale: bool,
 }
 
 /// What the engine tells a search that hands out Lazy SMP helpers.

@@ -311,6 +311,7 @@ impl UciEngine {
         out(&format!("option name Threads type spin default 1 min 1 max {}", self.max_threads));
         out(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"));
         out("option name UCI_AnalyseMode type check default false");
+        out("option name FiftyMoveScale type check default false");
         out(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
         out("option name EvalFile type string default <embedded>");
         out(&format!(
@@ -365,6 +366,17 @@ impl UciEngine {
                 engine @ ("alphabeta" | "mcts") => {
                     self.options.choice.mcts = engine == "mcts";
                     self.choose_search(SearchOption::Engine { mcts: self.options.choice.mcts }, out);
+                }
+                _ => invalid(),
+            },
+            // The scalar search's evaluations fade towards the fifty-move draw.
+            "fiftymovescale" => match value {
+                "true" | "false" => {
+                    self.finish(out);
+                    self.options.choice.fifty_scale = value == "true";
+                    if let Some(weights) = &self.weights {
+                        self.search = Some(factory::build(weights, self.options.choice, self.options.hash_mb));
+                    }
                 }
                 _ => invalid(),
             },

@@ -31,6 +31,7 @@ impl HelperJob {
                 cache_bytes: self.cache_bytes,
                 nodes: self.nodes.clone(),
                 stop: stop.clone(),
+                fifty_scale: self.fifty_scale,
             })
             .collect()
     }
@@ -45,6 +46,7 @@ pub struct HelperTask {
     cache_bytes: usize,
     nodes: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
+    fifty_scale: bool,
 }
 
 impl HelperTask {
@@ -52,8 +54,9 @@ impl HelperTask {
     /// by itself), writing to the shared table and counting its nodes in the
     /// job's counter; returns the nodes searched.
     pub fn run(self) -> u64 {
-        let HelperTask { network, table, root, game, cache_bytes, nodes, stop } = self;
+        let HelperTask { network, table, root, game, cache_bytes, nodes, stop, fifty_scale } = self;
         let mut search = ScalarSearch::with_table(NetEvaluator::new(network, cache_bytes), table);
+        search.set_fifty_scale(fifty_scale);
         search.start(root, &game, Limits::default());
         let mut should_stop = |_| stop.load(Ordering::Relaxed);
         let mut counted = 0;

@@ -97,6 +97,7 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// move's point of view.
     pub(super) fn static_eval(&mut self, pos: &Chess, hash: u64) -> i32 {
         let cp = self.evaluator.evaluate(pos, hash);
+        let cp = if self.fifty_scale { fifty_scaled(cp, pos.halfmoves()) } else { cp };
         if pos.turn() == Color::White { cp } else { -cp }
     }
 
@@ -109,6 +110,14 @@ impl<E: Evaluator> ScalarSearch<E> {
         let window = (pos.halfmoves() as usize).min(last.saturating_sub(floor));
         (4..=window).step_by(2).any(|back| self.progress.path[last - back] == hash)
     }
+}
+
+/// `cp × (200 − h) / 200` for the halfmove clock `h` (taken as at most
+/// 100), rounded towards zero: half the score when the fifty-move draw can
+/// be claimed.
+pub(super) fn fifty_scaled(cp: i32, halfmoves: u32) -> i32 {
+    let h = halfmoves.min(100) as i32;
+    cp * (200 - h) / 200
 }
 
 /// Keeps of `moves` (all legal moves of a position) what quiescence

@@ -82,6 +82,7 @@ impl<E: Evaluator> Search for ScalarSearch<E> {
             game: context.game.to_vec(),
             cache_bytes: split_hash(SearchKind::Scalar, context.hash_mb).0,
             nodes: context.nodes.clone(),
+            fifty_scale: self.fifty_scale,
         })
     }
 

@@ -72,6 +72,7 @@ pub struct ScalarSearch<E: Evaluator> {
     pub(super) window: (i32, i32),
     pub(super) delta: i32,
     pub(super) progress: Progress<ScalarLine>,
+    pub(super) fifty_scale: bool,
 }
 
 impl<E: Evaluator> ScalarSearch<E> {
@@ -92,7 +93,23 @@ impl<E: Evaluator> ScalarSearch<E> {
             window: (-INFINITE, INFINITE),
             delta: ASPIRATION,
             progress: Progress::new(),
+            fifty_scale: false,
         }
+    }
+
+    /// With `on`, every static evaluation is scaled by `(200 − h) / 200`,
+    /// `h` the position's halfmove clock (at most 100): a winning score
+    /// fades as the fifty-move draw nears, so that the search prefers the
+    /// lines that make progress (a capture or a pawn move resets the clock)
+    /// to shuffling in a won position. Off by default (the UCI option
+    /// `FiftyMoveScale`); a term from the rules, not from chess knowledge.
+    pub fn set_fifty_scale(&mut self, on: bool) {
+        self.fifty_scale = on;
+    }
+
+    /// Whether [`set_fifty_scale`](Self::set_fifty_scale) is on.
+    pub fn fifty_scale(&self) -> bool {
+        self.fifty_scale
     }
 
     /// Empties the explicit stack (a new search, or the end of one).
