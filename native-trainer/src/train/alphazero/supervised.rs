@@ -34,7 +34,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::tensor_values;
+use crate::train::runner::tensors::{seeded, tensor_values};
 
 /// The network's size: residual blocks and filters.
 #[derive(Config, Debug, PartialEq)]
@@ -146,10 +146,11 @@ impl Learner for AzLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<AzModel> {
-        if !resumed {
-            self.inputs.device.seed(self.config.data.seed);
+        let (blocks, filters) = (self.config.model.blocks, self.config.model.filters);
+        if resumed {
+            return Ok(AzModel::new(blocks, filters, &self.inputs.device));
         }
-        Ok(AzModel::new(self.config.model.blocks, self.config.model.filters, &self.inputs.device))
+        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| AzModel::new(blocks, filters, device)))
     }
 
     fn epoch(&self, _model: &AzModel, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Sample>> {

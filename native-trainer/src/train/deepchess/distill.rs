@@ -30,6 +30,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::tensors::seeded;
 
 /// The features phase: the student's tower learns the teacher's embedding.
 #[derive(Config, Debug)]
@@ -127,10 +128,11 @@ impl Learner for DistillLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<Siamese> {
-        if !resumed {
-            self.inputs.device.seed(self.config.data.seed);
+        let shape = self.shape()?;
+        if resumed {
+            return Ok(Siamese::new(&shape, &self.inputs.device));
         }
-        Ok(Siamese::new(&self.shape()?, &self.inputs.device))
+        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| Siamese::new(&shape, device)))
     }
 
     fn epoch(&self, _student: &Siamese, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {

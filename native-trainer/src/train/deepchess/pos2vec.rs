@@ -29,7 +29,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{bag_sums, crelu, fresh};
+use crate::train::runner::tensors::{bag_sums, crelu, fresh, seeded};
 
 /// A Pos2Vec run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -88,13 +88,12 @@ fn loss(
 /// Layer `k`'s freshly initialised autoencoder (the first layer's encoder
 /// has the padding row of the embedding bag).
 fn autoencoder(widths: &[usize], k: usize, seed: u64, device: &Device) -> AutoEncoder {
-    device.seed(mix(seed, 0x5_0000 + k as u64));
     let inputs = if k == 0 { INPUTS + 1 } else { widths[k] };
     let decoded = if k == 0 { INPUTS } else { widths[k] };
-    AutoEncoder {
+    seeded(mix(seed, 0x5_0000 + k as u64), device, |device| AutoEncoder {
         encoder: LinearConfig::new(inputs, widths[k + 1]).init(device),
         decoder: LinearConfig::new(widths[k + 1], decoded).init(device),
-    }
+    })
 }
 
 /// The Pos2Vec learner.
@@ -141,14 +140,15 @@ impl Learner for Pos2VecLearner {
     fn init(&self, resumed: bool) -> anyhow::Result<Pos2VecModel> {
         let shape = self.config.model.shape()?;
         let device = &self.inputs.device;
-        if !resumed {
-            device.seed(self.config.data.seed);
-        }
         // Drawn now, right after the seed (burn initialises parameters
         // lazily, at their first use; before the epoch runner, the head that
         // `train siamese --init` starts from was drawn at the first
         // checkpoint, after the first autoencoder's draws).
-        let network = fresh(Siamese::new(&shape, device));
+        let network = fresh(if resumed {
+            Siamese::new(&shape, device)
+        } else {
+            seeded(self.config.data.seed, device, |device| Siamese::new(&shape, device))
+        });
         Ok(Pos2VecModel {
             network,
             autoencoder: autoencoder(&self.config.model.tower, 0, self.config.data.seed, device),

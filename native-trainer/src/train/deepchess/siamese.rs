@@ -29,7 +29,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::tensor_values;
+use crate::train::runner::tensors::{seeded, tensor_values};
 
 /// A Siamese run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -88,8 +88,7 @@ impl Learner for SiameseLearner {
         if resumed {
             return Ok(Siamese::new(&shape, &self.inputs.device));
         }
-        self.inputs.device.seed(self.config.data.seed);
-        let model = Siamese::new(&shape, &self.inputs.device);
+        let model = seeded(self.config.data.seed, &self.inputs.device, |device| Siamese::new(&shape, device));
         let Some(init) = &self.config.init else { return Ok(model) };
         let pretrained = RunDir::create(Path::new(init))?;
         let pos2vec = Pos2VecConfig::load(pretrained.path("config.json")).context("--init needs a pos2vec run")?;

@@ -41,7 +41,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::tensor_values;
+use crate::train::runner::tensors::{seeded, tensor_values};
 
 /// What a position's target blends.
 #[derive(Config, Debug, PartialEq)]
@@ -185,10 +185,11 @@ impl Learner for ValueLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<ValueNet> {
-        if !resumed {
-            self.inputs.device.seed(self.config.data.seed);
+        let shape = self.config.shape()?;
+        if resumed {
+            return Ok(ValueNet::new(&shape, &self.inputs.device));
         }
-        Ok(ValueNet::new(&self.config.shape()?, &self.inputs.device))
+        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| ValueNet::new(&shape, device)))
     }
 
     fn epoch(&self, _model: &ValueNet, _phase: usize, epoch: usize) -> anyhow::Result<Vec<(u32, f32)>> {

@@ -4,7 +4,7 @@
 
 use burn::module::{Module, ModuleMapper, Param};
 use burn::nn::Linear;
-use burn::tensor::{Device, IndexingUpdateOp, Int, Tensor, TensorData};
+use burn::tensor::{Device, Distribution, IndexingUpdateOp, Int, Tensor, TensorData};
 use deepchess_core::arch::{INPUTS, MAX_ACTIVE};
 
 /// Index of the padding row of the first layer: feature lists are padded to
@@ -66,6 +66,12 @@ pub fn bag_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
 /// Whether [`bag_sums`] multiplies one-hot rows (a GPU backend: every
 /// cubecl device, which reports an identity) or gathers weight rows (flex).
 pub fn dense_first_layer(device: &Device) -> bool {
+    on_cubecl(device)
+}
+
+/// Whether `device` is a cubecl device (cuda, wgpu), which reports an
+/// identity; flex does not.
+fn on_cubecl(device: &Device) -> bool {
     #[cfg(any(feature = "wgpu", feature = "cuda"))]
     {
         device.identity().is_some()
@@ -144,6 +150,38 @@ pub fn fresh<M: Module>(module: M) -> M {
         }
     }
     module.map(&mut Fresh)
+}
+
+/// Random numbers for a step (noise, dropout, sampling), the same on every
+/// device: on a GPU backend drawn on the CPU (flex) and moved, from the
+/// generator [`seeded`] seeded, so that a GPU run draws what a CPU run
+/// draws; on flex, drawn there.
+pub fn random<const D: usize>(shape: [usize; D], distribution: Distribution, device: &Device) -> Tensor<D> {
+    #[cfg(feature = "flex")]
+    if on_cubecl(device) {
+        return Tensor::random(shape, distribution, &Device::flex().autodiff()).to_device(device);
+    }
+    Tensor::random(shape, distribution, device)
+}
+
+/// A fresh module from `seed`, the same on every device. Each backend has
+/// its own generator, so the same seed would start a GPU run elsewhere than
+/// a CPU run and the two could not be compared: on a GPU backend the
+/// parameters are drawn on the CPU (flex) from `seed` and moved (and the
+/// device's own generator is seeded too). burn draws a parameter lazily,
+/// where it is first read, so every parameter is read here, in the module's
+/// order (`fresh` maps them all): a layer that a run reads only later (a
+/// DBN's upper layers) is drawn now on every device, not after the draws
+/// of the steps before it.
+pub fn seeded<M: Module>(seed: u64, device: &Device, build: impl FnOnce(&Device) -> M) -> M {
+    device.seed(seed);
+    #[cfg(feature = "flex")]
+    if on_cubecl(device) {
+        let host = Device::flex().autodiff();
+        host.seed(seed);
+        return fresh(build(&host)).fork(device);
+    }
+    fresh(build(device))
 }
 
 /// A tensor's values, row-major.

@@ -36,7 +36,7 @@ use std::path::Path;
 use burn::config::Config;
 use burn::module::{Module, Param};
 use burn::tensor::activation::{log_softmax, relu, sigmoid, softplus};
-use burn::tensor::{Distribution, Tensor, TensorData};
+use burn::tensor::{Device, Distribution, Tensor, TensorData};
 use deepchess_core::learned::{Activation, InputKind, LearnedNet, OutputKind};
 use deepchess_core::shakmaty::Color;
 use rand::rngs::SmallRng;
@@ -51,7 +51,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{Positions, bag_sums, tensor_values};
+use crate::train::runner::tensors::{Positions, bag_sums, random, seeded, tensor_values};
 use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
 
 /// The input encoding.
@@ -280,7 +280,7 @@ impl DbnLearner {
             // Noisy rectified hidden units; the bits below stay binary
             // (logistic), real visible units above the first are rectified.
             let x0 = pre0.clone().detach();
-            let noise = Tensor::<2>::random(x0.dims(), Distribution::Normal(0.0, 1.0), device);
+            let noise = random(x0.dims(), Distribution::Normal(0.0, 1.0), device);
             let sample = relu(x0.clone() + noise.mul(sigmoid(x0.clone()).sqrt()));
             let down = sample.matmul(weight.clone().transpose()) + visible_bias;
             let v1 = if k == 0 { sigmoid(down) } else { relu(down) }.detach();
@@ -297,7 +297,7 @@ impl DbnLearner {
             return (loss, (v0 - v1).powf_scalar(2.0).mean());
         }
         let h0 = sigmoid(pre0.clone().detach());
-        let sample = Tensor::<2>::random(h0.dims(), Distribution::Uniform(0.0, 1.0), device).lower(h0).float();
+        let sample = random(h0.dims(), Distribution::Uniform(0.0, 1.0), device).lower(h0).float();
         let v1 = sigmoid(sample.matmul(weight.clone().transpose()) + visible_bias).detach();
         let pre1 = v1.clone().matmul(weight) + bias.reshape([1, hidden]);
         let loss = (free_energy(v0.clone(), pre0, visible.clone()) - free_energy(v1.clone(), pre1, visible)).mean();
@@ -313,7 +313,7 @@ impl DbnLearner {
             if dropout <= 0.0 {
                 return x;
             }
-            let keep = Tensor::<2>::random(x.dims(), Distribution::Uniform(0.0, 1.0), device).greater_elem(dropout);
+            let keep = random(x.dims(), Distribution::Uniform(0.0, 1.0), device).greater_elem(dropout);
             x.mul(keep.float()).div_scalar(1.0 - dropout)
         };
         let out = model.net.forward_with(&positions, self.config.units.activation(), drop);
@@ -395,17 +395,19 @@ impl Learner for DbnLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<Dbn> {
-        let device = &self.inputs.device;
-        if !resumed {
-            device.seed(self.config.data.seed);
-        }
         let widths: Vec<usize> =
             self.config.model.hidden.iter().copied().chain([self.config.approach.outputs()]).collect();
-        let net = Mlp::new(INPUT.inputs(), &widths, device);
         let mut visible_widths = vec![INPUT.inputs()];
         visible_widths.extend(&self.config.model.hidden[..self.layers() - 1]);
-        let visible = visible_widths.iter().map(|&w| Param::from_tensor(Tensor::<1>::zeros([w], device))).collect();
-        Ok(Dbn { net, visible })
+        let build = |device: &Device| {
+            let net = Mlp::new(INPUT.inputs(), &widths, device);
+            let visible = visible_widths.iter().map(|&w| Param::from_tensor(Tensor::<1>::zeros([w], device))).collect();
+            Dbn { net, visible }
+        };
+        if resumed {
+            return Ok(build(&self.inputs.device));
+        }
+        Ok(seeded(self.config.data.seed, &self.inputs.device, build))
     }
 
     fn epoch(&self, _model: &Dbn, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {

@@ -34,7 +34,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{Positions, tensor_values};
+use crate::train::runner::tensors::{Positions, seeded, tensor_values};
 use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
 
 /// The input encoding.
@@ -163,10 +163,11 @@ impl Learner for DeepPinkLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<Mlp> {
-        if !resumed {
-            self.inputs.device.seed(self.config.data.seed);
+        let widths = self.widths();
+        if resumed {
+            return Ok(Mlp::new(INPUT.inputs(), &widths, &self.inputs.device));
         }
-        Ok(Mlp::new(INPUT.inputs(), &self.widths(), &self.inputs.device))
+        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| Mlp::new(INPUT.inputs(), &widths, device)))
     }
 
     fn epoch(&self, _model: &Mlp, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Triplet>> {

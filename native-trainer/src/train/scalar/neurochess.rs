@@ -41,7 +41,7 @@ use std::sync::Mutex;
 use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::log_sigmoid;
-use burn::tensor::{Distribution, Tensor, TensorData};
+use burn::tensor::{Device, Distribution, Tensor, TensorData};
 use deepchess_core::learned::{Activation, InputKind, LearnedNet, OutputKind};
 use deepchess_core::shakmaty::Chess;
 use rand::rngs::SmallRng;
@@ -55,7 +55,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{Positions, tensor_values};
+use crate::train::runner::tensors::{Positions, random, seeded, tensor_values};
 use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
 use crate::train::scalar::self_play;
 use crate::train::scalar::tangent;
@@ -155,7 +155,7 @@ struct SelfPlayStats {
 /// The NeuroChess learner.
 pub struct NeuroChessLearner {
     config: NeuroChessConfig,
-    device: burn::tensor::Device,
+    device: Device,
     train: Dataset,
     val: Dataset,
     games: Games,
@@ -344,7 +344,7 @@ impl NeuroChessLearner {
         let positions = self.positions(steps.iter().map(|s| s.now.as_slice()));
         // Unit length on average: the slope error is then ‖g − h‖² / 768.
         let sd = 1.0 / (INPUT.inputs() as f64).sqrt();
-        let d = Tensor::<2>::random([k * steps.len(), INPUT.inputs()], Distribution::Normal(0.0, sd), &self.device);
+        let d = random([k * steps.len(), INPUT.inputs()], Distribution::Normal(0.0, sd), &self.device);
         // V's slopes along d, differentiated.
         let (z, dz) = tangent::first_sparse(value, &positions, d.clone());
         let (out, dout) = tangent::forward(value, z, dz, HIDDEN);
@@ -408,16 +408,16 @@ impl Learner for NeuroChessLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<NeuroChessNet> {
-        if !resumed {
-            self.device.seed(self.config.data.seed);
-        }
         let widths: Vec<usize> = self.config.model.hidden.iter().copied().chain([1]).collect();
-        let value = Mlp::new(INPUT.inputs(), &widths, &self.device);
-        let chess_model = self.ebnn().then(|| {
-            let widths: Vec<usize> = self.config.ebnn.model.hidden.iter().copied().chain([INPUT.inputs()]).collect();
-            Mlp::new(INPUT.inputs(), &widths, &self.device)
-        });
-        Ok(NeuroChessNet { value, chess_model })
+        let chess_widths: Vec<usize> = self.config.ebnn.model.hidden.iter().copied().chain([INPUT.inputs()]).collect();
+        let build = |device: &Device| NeuroChessNet {
+            value: Mlp::new(INPUT.inputs(), &widths, device),
+            chess_model: self.ebnn().then(|| Mlp::new(INPUT.inputs(), &chess_widths, device)),
+        };
+        if resumed {
+            return Ok(build(&self.device));
+        }
+        Ok(seeded(self.config.data.seed, &self.device, build))
     }
 
     fn epoch(&self, model: &NeuroChessNet, phase: usize, epoch: usize) -> anyhow::Result<Vec<Step>> {
