@@ -279,8 +279,7 @@ fn the_fifty_move_scale_prefers_moves_that_reset_the_count() {
     let pos = position("7k/8/8/8/8/8/P7/K5Q1 w - - 60 80");
     let (score, _) = run(&mut material_search(), &pos, &[], depth(1));
     assert_eq!(score, Score::Cp(1000));
-    let mut scaled = material_search();
-    scaled.set_fifty_scale(true);
+    let mut scaled = material_search().with_fifty_scale(true);
     assert!(scaled.fifty_scale());
     let (score, best) = run(&mut scaled, &pos, &[], depth(1));
     assert_eq!(score, Score::Cp(1000));
@@ -291,8 +290,7 @@ fn the_fifty_move_scale_prefers_moves_that_reset_the_count() {
     assert_eq!(run(&mut scaled, &pos, &[], depth(1)).0, Score::Cp(-695));
     // Lazy SMP helpers search with the main search's setting.
     for on in [false, true] {
-        let mut search = net_search();
-        search.set_fifty_scale(on);
+        let search = net_search().with_fifty_scale(on);
         let nodes = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let context = HelperContext { helpers: 1, hash_mb: 1, root: &pos, game: &[], nodes: &nodes };
         assert_eq!(search.helper_job(context).unwrap().fifty_scale, on);

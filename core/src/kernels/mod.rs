@@ -106,6 +106,7 @@ fn avx2_supported() -> bool {
 fn avx512_supported() -> bool {
     use core::sync::atomic::{AtomicU8, Ordering};
     const UNKNOWN: u8 = 0;
+    const ABSENT: u8 = 1;
     const PRESENT: u8 = 2;
     static FOUND: AtomicU8 = AtomicU8::new(UNKNOWN);
     match FOUND.load(Ordering::Relaxed) {
@@ -115,7 +116,7 @@ fn avx512_supported() -> bool {
                 && std::is_x86_feature_detected!("avx512bw")
                 && std::is_x86_feature_detected!("avx512vl")
                 && std::is_x86_feature_detected!("avx512vnni");
-            FOUND.store(if found { PRESENT } else { 1 }, Ordering::Relaxed);
+            FOUND.store(if found { PRESENT } else { ABSENT }, Ordering::Relaxed);
             found
         }
         known => known == PRESENT,

@@ -29,7 +29,7 @@ pub struct SearchChoice {
     /// `Engine value mcts`.
     pub mcts: bool,
     /// `FiftyMoveScale`: the scalar search's static evaluations shrink as
-    /// the fifty-move count grows ([`ScalarSearch::set_fifty_scale`]).
+    /// the fifty-move count grows ([`ScalarSearch::with_fifty_scale`]).
     pub fifty_scale: bool,
 }
 
@@ -119,16 +119,12 @@ pub fn build(weights: &Weights, choice: SearchChoice, hash_mb: usize) -> Box<dyn
             Box::new(ComparisonSearch::new(NetComparator::new(net.clone(), cache), tt))
         }
         (Weights::DeepChess(net), SearchKind::Scalar) => {
-            let mut search = ScalarSearch::new(NetEvaluator::new(net.clone(), cache), tt);
-            search.set_fifty_scale(choice.fifty_scale);
-            Box::new(search)
+            Box::new(ScalarSearch::new(NetEvaluator::new(net.clone(), cache), tt).with_fifty_scale(choice.fifty_scale))
         }
         (Weights::DeepChess(net), SearchKind::Mcts) => Box::new(MctsSearch::new(UtilityEvaluator::new(net.clone()))),
-        (Weights::Learned(net), _) => {
-            let mut search = ScalarSearch::new(LearnedEvaluator::new(net.clone(), cache), tt);
-            search.set_fifty_scale(choice.fifty_scale);
-            Box::new(search)
-        }
+        (Weights::Learned(net), _) => Box::new(
+            ScalarSearch::new(LearnedEvaluator::new(net.clone(), cache), tt).with_fifty_scale(choice.fifty_scale),
+        ),
         (Weights::AlphaZero(net), _) => Box::new(MctsSearch::new(AzEvaluator::new(net.clone()))),
     }
 }

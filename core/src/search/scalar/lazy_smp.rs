@@ -55,8 +55,8 @@ impl HelperTask {
     /// job's counter; returns the nodes searched.
     pub fn run(self) -> u64 {
         let HelperTask { network, table, root, game, cache_bytes, nodes, stop, fifty_scale } = self;
-        let mut search = ScalarSearch::with_table(NetEvaluator::new(network, cache_bytes), table);
-        search.set_fifty_scale(fifty_scale);
+        let mut search =
+            ScalarSearch::with_table(NetEvaluator::new(network, cache_bytes), table).with_fifty_scale(fifty_scale);
         search.start(root, &game, Limits::default());
         let mut should_stop = |_| stop.load(Ordering::Relaxed);
         let mut counted = 0;

@@ -103,11 +103,12 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// lines that make progress (a capture or a pawn move resets the clock)
     /// to shuffling in a won position. Off by default (the UCI option
     /// `FiftyMoveScale`); a term from the rules, not from chess knowledge.
-    pub fn set_fifty_scale(&mut self, on: bool) {
+    pub fn with_fifty_scale(mut self, on: bool) -> ScalarSearch<E> {
         self.fifty_scale = on;
+        self
     }
 
-    /// Whether [`set_fifty_scale`](Self::set_fifty_scale) is on.
+    /// Whether [`with_fifty_scale`](Self::with_fifty_scale) is on.
     pub fn fifty_scale(&self) -> bool {
         self.fifty_scale
     }

@@ -147,10 +147,8 @@ impl Learner for AzLearner {
 
     fn init(&self, resumed: bool) -> anyhow::Result<AzModel> {
         let (blocks, filters) = (self.config.model.blocks, self.config.model.filters);
-        if resumed {
-            return Ok(AzModel::new(blocks, filters, &self.inputs.device));
-        }
-        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| AzModel::new(blocks, filters, device)))
+        let seed = (!resumed).then_some(self.config.data.seed);
+        Ok(seeded(seed, &self.inputs.device, |device| AzModel::new(blocks, filters, device)))
     }
 
     fn epoch(&self, _model: &AzModel, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Sample>> {

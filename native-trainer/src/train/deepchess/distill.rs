@@ -129,10 +129,8 @@ impl Learner for DistillLearner {
 
     fn init(&self, resumed: bool) -> anyhow::Result<Siamese> {
         let shape = self.shape()?;
-        if resumed {
-            return Ok(Siamese::new(&shape, &self.inputs.device));
-        }
-        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| Siamese::new(&shape, device)))
+        let seed = (!resumed).then_some(self.config.data.seed);
+        Ok(seeded(seed, &self.inputs.device, |device| Siamese::new(&shape, device)))
     }
 
     fn epoch(&self, _student: &Siamese, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {

@@ -90,7 +90,7 @@ fn loss(
 fn autoencoder(widths: &[usize], k: usize, seed: u64, device: &Device) -> AutoEncoder {
     let inputs = if k == 0 { INPUTS + 1 } else { widths[k] };
     let decoded = if k == 0 { INPUTS } else { widths[k] };
-    seeded(mix(seed, 0x5_0000 + k as u64), device, |device| AutoEncoder {
+    seeded(Some(mix(seed, 0x5_0000 + k as u64)), device, |device| AutoEncoder {
         encoder: LinearConfig::new(inputs, widths[k + 1]).init(device),
         decoder: LinearConfig::new(widths[k + 1], decoded).init(device),
     })
@@ -144,11 +144,8 @@ impl Learner for Pos2VecLearner {
         // lazily, at their first use; before the epoch runner, the head that
         // `train siamese --init` starts from was drawn at the first
         // checkpoint, after the first autoencoder's draws).
-        let network = fresh(if resumed {
-            Siamese::new(&shape, device)
-        } else {
-            seeded(self.config.data.seed, device, |device| Siamese::new(&shape, device))
-        });
+        let seed = (!resumed).then_some(self.config.data.seed);
+        let network = fresh(seeded(seed, device, |device| Siamese::new(&shape, device)));
         Ok(Pos2VecModel {
             network,
             autoencoder: autoencoder(&self.config.model.tower, 0, self.config.data.seed, device),

@@ -88,7 +88,7 @@ impl Learner for SiameseLearner {
         if resumed {
             return Ok(Siamese::new(&shape, &self.inputs.device));
         }
-        let model = seeded(self.config.data.seed, &self.inputs.device, |device| Siamese::new(&shape, device));
+        let model = seeded(Some(self.config.data.seed), &self.inputs.device, |device| Siamese::new(&shape, device));
         let Some(init) = &self.config.init else { return Ok(model) };
         let pretrained = RunDir::create(Path::new(init))?;
         let pos2vec = Pos2VecConfig::load(pretrained.path("config.json")).context("--init needs a pos2vec run")?;

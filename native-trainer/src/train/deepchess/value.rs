@@ -186,10 +186,8 @@ impl Learner for ValueLearner {
 
     fn init(&self, resumed: bool) -> anyhow::Result<ValueNet> {
         let shape = self.config.shape()?;
-        if resumed {
-            return Ok(ValueNet::new(&shape, &self.inputs.device));
-        }
-        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| ValueNet::new(&shape, device)))
+        let seed = (!resumed).then_some(self.config.data.seed);
+        Ok(seeded(seed, &self.inputs.device, |device| ValueNet::new(&shape, device)))
     }
 
     fn epoch(&self, _model: &ValueNet, _phase: usize, epoch: usize) -> anyhow::Result<Vec<(u32, f32)>> {

@@ -164,7 +164,9 @@ pub fn random<const D: usize>(shape: [usize; D], distribution: Distribution, dev
     Tensor::random(shape, distribution, device)
 }
 
-/// A fresh module from `seed`, the same on every device. Each backend has
+/// A learner's module at the start of a run: drawn from `seed`, the same on
+/// every device; with `None` (a resumed run, whose checkpoint replaces every
+/// value) built where it is, drawing nothing. Each backend has
 /// its own generator, so the same seed would start a GPU run elsewhere than
 /// a CPU run and the two could not be compared: on a GPU backend the
 /// parameters are drawn on the CPU (flex) from `seed` and moved (and the
@@ -173,7 +175,8 @@ pub fn random<const D: usize>(shape: [usize; D], distribution: Distribution, dev
 /// order (`fresh` maps them all): a layer that a run reads only later (a
 /// DBN's upper layers) is drawn now on every device, not after the draws
 /// of the steps before it.
-pub fn seeded<M: Module>(seed: u64, device: &Device, build: impl FnOnce(&Device) -> M) -> M {
+pub fn seeded<M: Module>(seed: Option<u64>, device: &Device, build: impl FnOnce(&Device) -> M) -> M {
+    let Some(seed) = seed else { return build(device) };
     device.seed(seed);
     #[cfg(feature = "flex")]
     if on_cubecl(device) {

@@ -404,10 +404,7 @@ impl Learner for DbnLearner {
             let visible = visible_widths.iter().map(|&w| Param::from_tensor(Tensor::<1>::zeros([w], device))).collect();
             Dbn { net, visible }
         };
-        if resumed {
-            return Ok(build(&self.inputs.device));
-        }
-        Ok(seeded(self.config.data.seed, &self.inputs.device, build))
+        Ok(seeded((!resumed).then_some(self.config.data.seed), &self.inputs.device, build))
     }
 
     fn epoch(&self, _model: &Dbn, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {

@@ -164,10 +164,8 @@ impl Learner for DeepPinkLearner {
 
     fn init(&self, resumed: bool) -> anyhow::Result<Mlp> {
         let widths = self.widths();
-        if resumed {
-            return Ok(Mlp::new(INPUT.inputs(), &widths, &self.inputs.device));
-        }
-        Ok(seeded(self.config.data.seed, &self.inputs.device, |device| Mlp::new(INPUT.inputs(), &widths, device)))
+        let seed = (!resumed).then_some(self.config.data.seed);
+        Ok(seeded(seed, &self.inputs.device, |device| Mlp::new(INPUT.inputs(), &widths, device)))
     }
 
     fn epoch(&self, _model: &Mlp, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Triplet>> {

@@ -414,10 +414,7 @@ impl Learner for NeuroChessLearner {
             value: Mlp::new(INPUT.inputs(), &widths, device),
             chess_model: self.ebnn().then(|| Mlp::new(INPUT.inputs(), &chess_widths, device)),
         };
-        if resumed {
-            return Ok(build(&self.device));
-        }
-        Ok(seeded(self.config.data.seed, &self.device, build))
+        Ok(seeded((!resumed).then_some(self.config.data.seed), &self.device, build))
     }
 
     fn epoch(&self, model: &NeuroChessNet, phase: usize, epoch: usize) -> anyhow::Result<Vec<Step>> {
