@@ -45,6 +45,14 @@ new ResizeObserver(() => board.redrawAll()).observe($('#board'));
 const layout = new ResizeObserver(() => board.state.dom.bounds.clear());
 layout.observe(document.querySelector('header'));
 layout.observe(document.body);
+// Not every move of the board resizes something observed: at tablet and
+// desktop widths the board and the panel are centred side by side, so the
+// panel growing wider (a longer engine line, a network's name) shifts the
+// board sideways. The board therefore measures itself again at the start of
+// every press, before chessground (listening on its child) maps it to a square.
+for (const type of ['mousedown', 'touchstart']) {
+  $('#board').addEventListener(type, () => board.state.dom.bounds.clear(), { capture: true, passive: true });
+}
 
 /** Runs one search at a time: a new one stops the previous and waits for its `bestmove`. */
 class Searcher {

@@ -88,6 +88,22 @@ export async function closeChecked(browser) {
 }
 
 /**
+ * Opens the site's page in `page` with nothing in its storage. The storage is
+ * cleared by a script that runs before any of the app's, once per tab (a later
+ * reload keeps what the page saved): clearing it from the app's own page and
+ * reloading races the page, which saves its game after every update and can
+ * put an earlier test's game back between the clear and the reload.
+ */
+export async function openFresh(page, origin) {
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('deepchess-test-cleared')) return;
+    localStorage.clear();
+    sessionStorage.setItem('deepchess-test-cleared', '1');
+  });
+  await page.goto(origin + '/');
+}
+
+/**
  * Clicks the centre of `square` (`e2`) where the page shows the board now,
  * with `bottom`'s side at the bottom of the board. It does not scroll first.
  */

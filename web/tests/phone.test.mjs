@@ -1,11 +1,11 @@
 // A freshly loaded page takes a move tapped on its board at phone and tablet
 // widths, with nothing scrolled first: the board must measure itself again
 // whenever the layout around it moves it (the header growing when the engine
-// becomes ready, a network's name in the status line).
+// becomes ready, a network's name in the status line, a panel beside it).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { clickSquare, closeChecked, shots, start } from './browser.mjs';
+import { clickSquare, closeChecked, openFresh, shots, start } from './browser.mjs';
 
 let browser;
 before(async () => {
@@ -41,10 +41,8 @@ for (const [width, height] of [
     const page = await browser.context.newPage();
     try {
       await page.setViewportSize({ width, height });
-      await page.goto(browser.origin + '/');
       // A fresh game, whatever an earlier test left in storage.
-      await page.evaluate(() => localStorage.clear());
-      await page.reload();
+      await openFresh(page, browser.origin);
       await page.waitForFunction(() => /^Ready/.test(document.querySelector('#engine-status').textContent));
       await page.selectOption('#strength', 'go depth 3');
       await tap(page, 'e2');
@@ -54,6 +52,18 @@ for (const [width, height] of [
       // Whatever the header says next, the board keeps up: a longer status line.
       await page.evaluate(() => {
         document.querySelector('#engine-status').textContent = 'a status line long enough to wrap onto two or three lines at any width of this page, '.repeat(2);
+      });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      // And whatever moves it without resizing anything (a centred panel
+      // beside it growing wider): a press on an empty square has the board
+      // measure where it lies, then it moves one square to the left. A
+      // board that mapped taps through that old measure would play c2-c4.
+      await tap(page, 'h5');
+      await page.evaluate(() => {
+        const area = document.querySelector('.board-area');
+        const square = document.querySelector('#board cg-board').getBoundingClientRect().width / 8;
+        area.style.position = 'relative';
+        area.style.left = `${-square}px`;
       });
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       await tap(page, 'd2');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { clickSquare as clickBoard, closeChecked, shots, start } from './browser.mjs';
+import { clickSquare as clickBoard, closeChecked, openFresh, shots, start } from './browser.mjs';
 
 let browser;
 let page;
@@ -11,10 +11,7 @@ before(async () => {
   page = await browser.context.newPage();
   // The page's timers are Playwright's, flowing as usual until a test jumps ahead.
   await page.clock.install();
-  await page.goto(browser.origin + '/');
-  await page.clock.resume();
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
+  await openFresh(page, browser.origin);
   await page.clock.resume();
   await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('Ready'), null, { timeout: 30000 });
   await page.selectOption('#strength', 'go depth 3');
