@@ -65,6 +65,12 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
         let mut config = preset::dbn(Preset::Smoke, approach);
         config.pretrain.optim.epochs = 2;
         config.optim.epochs = 4;
+        // The paper's dropout of 0.5 slows a run this short so much that the
+        // seven classes' correlation below was a draw of the seed (0.014,
+        // 0.102, 0.125 and 0.257 for seeds 1, 2, 3 and 2016, and much the
+        // same with the parameters drawn in another order); at 0.1 it was
+        // 0.42 to 0.54 for seeds 1, 4, 5 and 2016.
+        config.dropout = 0.1;
         let out = dir.path().join(format!("{approach:?}"));
         let rows = train(config, &data, &out, &FRESH, DbnLearner::new);
         // Two RBMs of two epochs each, then four fine-tuning epochs.

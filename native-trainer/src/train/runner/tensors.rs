@@ -166,20 +166,16 @@ pub fn random<const D: usize>(shape: [usize; D], distribution: Distribution, dev
 
 /// A learner's module at the start of a run: drawn from `seed`, the same on
 /// every device; with `None` (a resumed run, whose checkpoint replaces every
-/// value) built where it is, drawing nothing. Each backend has
-/// its own generator, so the same seed would start a GPU run elsewhere than
-/// a CPU run and the two could not be compared: on a GPU backend the
-/// parameters are drawn on the CPU (flex) from `seed` and moved (and the
-/// device's own generator is seeded too). burn draws a parameter lazily,
-/// where it is first read, so before the move every parameter is read, in
-/// the module's order (`fresh` maps them all). On flex the parameters stay
-/// lazy, as they always were, so CPU runs are unchanged; the one learner
-/// that reads a layer only after drawing from the generator in its steps,
-/// the DBN (its upper layers, after the first layer's pre-training), starts
-/// from other draws on a GPU. Drawing them all at once on flex too was
-/// tried: the seven-class DBN of the trainer's tests then learned nothing
-/// in its short run (correlation −0.003 with the evaluations, against 0.257),
-/// which is not understood yet, so it was left as it was.
+/// value) built where it is, drawing nothing. Each backend has its own
+/// generator, so the same seed would start a GPU run elsewhere than a CPU
+/// run and the two could not be compared: on a GPU backend the parameters
+/// are drawn on the CPU (flex) from `seed` and moved (and the device's own
+/// generator is seeded too). burn draws a parameter lazily, where it is
+/// first read, so every parameter is read at once, in the module's order
+/// (`fresh` maps them all), on flex too: otherwise a learner that reads a
+/// layer only after drawing from the generator in its steps (the DBN's upper
+/// layers, read after the first layer's pre-training) would start from other
+/// draws on a GPU than on the CPU.
 pub fn seeded<M: Module>(seed: Option<u64>, device: &Device, build: impl FnOnce(&Device) -> M) -> M {
     let Some(seed) = seed else { return build(device) };
     device.seed(seed);
@@ -189,7 +185,7 @@ pub fn seeded<M: Module>(seed: Option<u64>, device: &Device, build: impl FnOnce(
         host.seed(seed);
         return fresh(build(&host)).fork(device);
     }
-    build(device)
+    fresh(build(device))
 }
 
 /// A tensor's values, row-major.
