@@ -75,8 +75,9 @@ struct Fixture {
 type WritePgn = fn(&Path, u64);
 
 /// Takes the training turn and builds, in a fresh directory, the dataset of
-/// `games` games that `pgn` writes, sampled as `sampling` says (the
-/// default fixture, [`dataset`], without `pgn`).
+/// `games` games that `pgn` writes, sampled as `sampling` says; without
+/// `pgn`, the default fixture, [`dataset`], whose sampling is its own
+/// (`all_positions` only: `sampling` is not read).
 fn fixture(pgn: Option<(WritePgn, u64)>, sampling: Sampling) -> Fixture {
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
