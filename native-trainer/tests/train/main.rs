@@ -2,7 +2,8 @@
 //! first layer against a dense product, and each exported network against
 //! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
 //! ([`scalar`]), the AlphaZero seed's ([`alphazero`]) and the value network
-//! ([`value`]). One test binary:
+//! ([`value`]); built with wgpu too, every learner on wgpu against flex
+//! (`wgpu.rs`, `make test-wgpu`). One test binary:
 //! the tests that train take turns ([`TRAINING`]).
 
 #![cfg(feature = "flex")]
@@ -13,6 +14,8 @@ mod deepchess;
 mod learnable;
 mod scalar;
 mod value;
+#[cfg(feature = "wgpu")]
+mod wgpu;
 
 use learnable::{balance, learnable_pgn};
 
