@@ -115,8 +115,7 @@ test-native:
 ## measured against the cold CI run's hour. XDG_RUNTIME_DIR only quiets
 ## lavapipe's warnings.
 test-wgpu:
-	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test -p deepchess-trainer --no-default-features \
-		--features flex,mpi,wgpu --locked --test train wgpu::
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_CPU),wgpu --locked --test train wgpu::
 
 # With the cuda feature too: burn-cuda's LLVM comes from a build script that
 # downloads it from GitHub, which CI cannot reach; DOCS_RS=1 skips that script

@@ -40,16 +40,11 @@ const board = Chessground($('#board'), {
 new ResizeObserver(() => board.redrawAll()).observe($('#board'));
 // It also keeps where the board lies on the page from its last measure until
 // a scroll or a window resize, and maps taps through it. Anything else that
-// moves the board (the header or a panel above it growing or shrinking) must
-// make it measure again, or a tap lands on the wrong square.
-const layout = new ResizeObserver(() => board.state.dom.bounds.clear());
-layout.observe(document.querySelector('header'));
-layout.observe(document.body);
-// Not every move of the board resizes something observed: at tablet and
-// desktop widths the board and the panel are centred side by side, so the
-// panel growing wider (a longer engine line, a network's name) shifts the
-// board sideways. The board therefore measures itself again at the start of
-// every press, before chessground (listening on its child) maps it to a square.
+// moves the board (the header above it growing, or, at tablet and desktop
+// widths where the board and the panel are centred side by side, the panel
+// growing wider) would make a tap land on the wrong square. So the board
+// measures itself again at the start of every press, before chessground
+// (listening on its child) maps the press to a square.
 for (const type of ['mousedown', 'touchstart']) {
   $('#board').addEventListener(type, () => board.state.dom.bounds.clear(), { capture: true, passive: true });
 }

@@ -32,6 +32,11 @@ async function tap(page, square) {
   await clickSquare(page, square);
 }
 
+/** Waits two frames: whatever the page changed has been laid out and painted. */
+function twoFrames(page) {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 for (const [width, height] of [
   [360, 740],
   [390, 844],
@@ -53,7 +58,7 @@ for (const [width, height] of [
       await page.evaluate(() => {
         document.querySelector('#engine-status').textContent = 'a status line long enough to wrap onto two or three lines at any width of this page, '.repeat(2);
       });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await twoFrames(page);
       // And whatever moves it without resizing anything (a centred panel
       // beside it growing wider): a press on an empty square has the board
       // measure where it lies, then it moves one square to the left. A
@@ -65,7 +70,7 @@ for (const [width, height] of [
         area.style.position = 'relative';
         area.style.left = `${-square}px`;
       });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await twoFrames(page);
       await tap(page, 'd2');
       await tap(page, 'd4');
       await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4, null, { timeout: 30000 });

@@ -1,10 +1,10 @@
 //! Every learner trains on wgpu as it does on flex: from the same seed, the
 //! same batches give the same losses and weights, within a stated tolerance.
 //!
-//! The wgpu adapter is the best one there is: on a machine without a GPU
-//! (CI), Mesa's software Vulkan driver, lavapipe (Debian's
-//! `mesa-vulkan-drivers`, which `make test-tools` installs). A build with
-//! the `wgpu` feature and no adapter at all fails here, with what to install.
+//! The wgpu adapter is the best one there is: on a machine without a GPU,
+//! Mesa's software Vulkan driver, lavapipe (Debian's `mesa-vulkan-drivers`
+//! and `libvulkan1`). A build with the `wgpu` feature and no adapter at all
+//! fails here, with what to install. `make test-wgpu` runs it.
 
 use burn::module::{ModuleVisitor, Param};
 use deepchess_trainer::train::deepchess::value::ValueLearner;
@@ -16,6 +16,9 @@ use super::*;
 
 /// The wgpu device of the test: the best adapter there is.
 const WGPU: DeviceChoice = DeviceChoice::Wgpu(AdapterChoice::Best);
+
+/// What a failed wgpu run adds to its error.
+const NO_ADAPTER: &str = "\n(with no GPU, wgpu needs lavapipe: apt install mesa-vulkan-drivers libvulkan1)";
 
 /// Losses and accuracies, relative (to `1 + |x|`): the two runs add the same
 /// numbers in other orders (a GPU's reductions are trees), so the last digits
@@ -59,7 +62,7 @@ fn agree<C: Config + Clone, L: Learner>(
         let out = dir.join(format!("{name}-{label}"));
         let started = std::time::Instant::now();
         let rows = run_learner(config.clone(), data, &out, device, &FRESH, &new)
-            .unwrap_or_else(|e| panic!("{name} on {label}: {e:#}"));
+            .unwrap_or_else(|e| panic!("{name} on {label}: {e:#}{}", if label == "wgpu" { NO_ADAPTER } else { "" }));
         println!("{name} on {label}: {:.1} s, {rows:?}", started.elapsed().as_secs_f64());
         runs.push((rows, out));
     }

@@ -29,7 +29,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{bag_sums, crelu, fresh, seeded};
+use crate::train::runner::tensors::{bag_sums, crelu, seeded};
 
 /// A Pos2Vec run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -140,12 +140,10 @@ impl Learner for Pos2VecLearner {
     fn init(&self, resumed: bool) -> anyhow::Result<Pos2VecModel> {
         let shape = self.config.model.shape()?;
         let device = &self.inputs.device;
-        // Drawn now, right after the seed (burn initialises parameters
-        // lazily, at their first use; before the epoch runner, the head that
-        // `train siamese --init` starts from was drawn at the first
-        // checkpoint, after the first autoencoder's draws).
+        // Drawn at once by `seeded`, before the first autoencoder's draws:
+        // the head that `train siamese --init` starts from.
         let seed = (!resumed).then_some(self.config.data.seed);
-        let network = fresh(seeded(seed, device, |device| Siamese::new(&shape, device)));
+        let network = seeded(seed, device, |device| Siamese::new(&shape, device));
         Ok(Pos2VecModel {
             network,
             autoencoder: autoencoder(&self.config.model.tower, 0, self.config.data.seed, device),
