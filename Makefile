@@ -54,21 +54,25 @@ export DEEPCHESS_WASM_SCALAR := $(WASM_SCALAR)
 WASM_RELAXED_MT := $(TARGET_DIR)/wasm-relaxed-mt/$(WASM_TARGET)/release/deepchess_wasm.wasm
 export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 
-# The trainer is tested with burn's CPU backend (flex) and MPI (the tests
-# run two ranks on localhost, tests/mpi.rs); the wgpu backend, the default for
-# desktop GPUs, is type-checked without MPI with the cuda backend beside it
-# (`check-wgpu`: the default features and cuda); built in full, wgpu compiles for
-# about half an hour from a cold cache on two cores.
-TRAINER_CPU := -p deepchess-trainer --no-default-features --features flex,mpi
+# The trainer is tested with burn's CPU backend (flex), MPI (the tests run
+# two ranks on localhost, tests/mpi.rs) and wgpu, the default for desktop
+# GPUs: every learner trains on wgpu as on flex (tests/train/wgpu.rs), on
+# lavapipe where there is no GPU. Clippy checks it with the cuda backend too
+# (TRAINER_LINT): burn-cuda's LLVM comes from a build script that downloads it
+# from GitHub, which CI cannot reach; DOCS_RS=1 skips that script (as docs.rs
+# builds do; only cubecl-llvm and tracel-llvm-bundler read it), enough to
+# type-check (docs/training.md).
+TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,wgpu
+TRAINER_LINT := $(TRAINER_TEST),cuda
 
-.PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu check-wgpu wasm-bench-builds bench bench-native \
+.PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \
 	bench-wasm bench-train tools wasm-web wasm-pkg web serve test-web bench-web
 
-## What the tests need, installed first (idempotent), then the wgpu build,
-## lints, the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
+## What the tests need, installed first (idempotent), then lints (the
+## training backends' included), the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
 ## kernels against the scalar oracle under node, and every test of the workspace (last, so
 ## the run ends on the test runner's summary).
-test: test-tools check-wgpu lint build-core fuzz-smoke test-wasm test-web test-native
+test: test-tools lint build-core fuzz-smoke test-wasm test-web test-native
 
 ## Everything `make test` needs: `tools` plus clippy, rustfmt and Debian's
 ## chromium and chromium-driver (scripts/tools.sh --test).
@@ -95,7 +99,7 @@ fuzz: fuzz-smoke
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
-	$(CARGO) clippy $(TRAINER_CPU) --all-targets --locked -- -D warnings
+	DOCS_RS=1 $(CARGO) clippy $(TRAINER_LINT) --all-targets --locked -- -D warnings
 	$(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked -- -D warnings
 	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) clippy -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked \
 		--target-dir $(TARGET_DIR)/wasm-relaxed -- -D warnings
@@ -106,22 +110,14 @@ build-core:
 
 test-native:
 	$(CARGO) test --workspace --exclude deepchess-trainer --locked
-	$(CARGO) test $(TRAINER_CPU) --locked
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_TEST) --locked
 
-## Every learner trained on wgpu against flex from the same seed
-## (native-trainer/tests/train/wgpu.rs), on the best wgpu adapter: lavapipe
-## (Debian's mesa-vulkan-drivers) where there is no GPU. Not yet part of
-## `make test`: its build (the wgpu stack at the dev profile) is still to be
-## measured against the cold CI run's hour. XDG_RUNTIME_DIR only quiets
-## lavapipe's warnings.
+## Only the test that every learner trains on wgpu as on flex
+## (native-trainer/tests/train/wgpu.rs; `make test` runs it with the rest),
+## on the best wgpu adapter: lavapipe (Debian's mesa-vulkan-drivers) where
+## there is no GPU. XDG_RUNTIME_DIR only quiets lavapipe's warnings.
 test-wgpu:
-	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_CPU),wgpu --locked --test train wgpu::
-
-# With the cuda feature too: burn-cuda's LLVM comes from a build script that
-# downloads it from GitHub, which CI cannot reach; DOCS_RS=1 skips that script
-# (as docs.rs builds do), enough to type-check (docs/training.md).
-check-wgpu:
-	DOCS_RS=1 $(CARGO) check -p deepchess-trainer --features wgpu,cuda --locked
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_TEST) --locked --test train wgpu::
 
 test-wasm: tools wasm-bench-builds
 	$(NODE_WASM) --test 'wasm/tests/*.test.mjs'

@@ -4,8 +4,8 @@
 # wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (the two
 # must match), and the npm packages of web/ (esbuild, chessground, chessops,
 # binaryen's wasm-opt, playwright-core). With --test, also what `make test`
-# needs: clippy, rustfmt, Debian's chromium and chromium-driver, and Open MPI
-# for the trainer's MPI tests (first, so
+# needs: clippy, rustfmt, Debian's chromium and chromium-driver, Open MPI
+# for the trainer's MPI tests and lavapipe for its wgpu test (first, so
 # that a missing prerequisite shows in the first seconds, not after a build).
 # Safe to run again: it only installs what is absent or out of date.
 set -euo pipefail
@@ -18,6 +18,9 @@ if [ "${1:-}" = "--test" ]; then
     apt_install_missing chromium chromium-driver
     # The trainer's MPI tests: Open MPI, and libclang for the mpi crate's bindings.
     apt_install_missing openmpi-bin libopenmpi-dev libclang-dev
+    # The trainer's wgpu test: Mesa's software Vulkan driver (lavapipe) and
+    # the Vulkan loader, an adapter wgpu finds on any machine.
+    apt_install_missing mesa-vulkan-drivers libvulkan1
     rustup component list --installed | grep -q '^clippy' || rustup component add clippy
     rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
     # The fuzz smoke run (make fuzz-smoke) drives libFuzzer through cargo-fuzz.
