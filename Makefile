@@ -108,8 +108,10 @@ build-core:
 	$(CARGO) build -p deepchess-core --no-default-features --locked
 	$(CARGO) build -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked
 
+# XDG_RUNTIME_DIR only quiets lavapipe's warnings (the end-to-end tests'
+# binary is built with the trainer's test features: tests/src/binary.rs).
 test-native:
-	$(CARGO) test --workspace --exclude deepchess-trainer --locked
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test --workspace --exclude deepchess-trainer --locked
 	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_TEST) --locked
 
 ## Only the test that every learner trains on wgpu as on flex

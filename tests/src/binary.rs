@@ -17,10 +17,12 @@ pub fn fake_engine() -> PathBuf {
 /// so the binary is never stale.
 pub fn deepchess() -> PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    // The CPU backend only, as `make test` builds the trainer: wgpu is
-    // checked separately and takes far longer to compile.
-    PATH.get_or_init(|| build("deepchess-trainer", "deepchess", &["--no-default-features", "--features", "flex"]))
-        .clone()
+    // The features `make test` tests the trainer with (the Makefile's
+    // TRAINER_TEST): the same binary as the trainer's own tests, built once.
+    PATH.get_or_init(|| {
+        build("deepchess-trainer", "deepchess", &["--no-default-features", "--features", "flex,mpi,wgpu"])
+    })
+    .clone()
 }
 
 /// Builds `bin` of `package` with the running test's profile.
@@ -31,9 +33,10 @@ fn build(package: &str, bin: &str, flags: &[&str]) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["build", "--quiet", "-p", package, "--bin", bin]).args(flags);
-    if release {
-        command.arg("--release");
-    }
+    // The test profile under `cargo test` (a debug build): its artifacts are
+    // those `cargo test` builds for the packages' own tests, so `make test`
+    // builds the trainer and its backends once, not once per profile.
+    command.args(["--profile", if release { "release" } else { "test" }]);
     let status = command.status().expect("cargo runs");
     assert!(status.success(), "cargo build of {bin} failed");
     let path = profile_dir.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));

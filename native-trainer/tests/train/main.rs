@@ -3,7 +3,7 @@
 //! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
 //! ([`scalar`]), the AlphaZero seed's ([`alphazero`]) and the value network
 //! ([`value`]); built with wgpu too, every learner on wgpu against flex
-//! (`wgpu.rs`, `make test-wgpu`). One test binary:
+//! (`wgpu.rs`, part of `make test`). One test binary:
 //! the tests that train take turns ([`TRAINING`]).
 
 #![cfg(feature = "flex")]

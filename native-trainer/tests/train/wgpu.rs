@@ -4,7 +4,8 @@
 //! The wgpu adapter is the best one there is: on a machine without a GPU,
 //! Mesa's software Vulkan driver, lavapipe (Debian's `mesa-vulkan-drivers`
 //! and `libvulkan1`). A build with the `wgpu` feature and no adapter at all
-//! fails here, with what to install. `make test-wgpu` runs it.
+//! fails here, with what to install. `make test` runs it (`make test-wgpu`
+//! alone).
 
 use burn::module::{ModuleVisitor, Param};
 use deepchess_trainer::train::deepchess::value::ValueLearner;
