@@ -7,39 +7,53 @@ use std::sync::OnceLock;
 /// Path of the fake UCI engine (`src/bin/fake_uci_engine.rs`), built once.
 pub fn fake_engine() -> PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| build("deepchess-tests", "fake_uci_engine", &[])).clone()
+    PATH.get_or_init(|| build(&["build", "-p", "deepchess-tests", "--bin", "fake_uci_engine"], "fake_uci_engine"))
+        .clone()
 }
 
 /// Path of the `deepchess` binary of the same profile as the running test.
 ///
-/// The test executable lives in `target/<profile>/deps/`; the binary is
-/// `target/<profile>/deepchess`. `cargo build` is run once per test process
-/// so the binary is never stale.
+/// `cargo` is run once per test process so the binary is never stale.
 pub fn deepchess() -> PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    // The features `make test` tests the trainer with (the Makefile's
-    // TRAINER_TEST): the same binary as the trainer's own tests, built once.
+    // Built as `make test` builds the trainer's own tests (the Makefile's
+    // TRAINER_TEST: flex, MPI and wgpu), by `cargo test --no-run`: that
+    // resolves features with the trainer's dev-dependencies, as its test run
+    // does (a `cargo build` of the binary leaves some out, bitflags' `std`
+    // among them, and so builds the whole wgpu stack a second time).
     PATH.get_or_init(|| {
-        build("deepchess-trainer", "deepchess", &["--no-default-features", "--features", "flex,mpi,wgpu"])
+        let trainer = ["-p", "deepchess-trainer", "--no-default-features", "--features", "flex,mpi,wgpu"];
+        build(&[&["test", "--no-run"][..], &trainer].concat(), "deepchess")
     })
     .clone()
 }
 
-/// Builds `bin` of `package` with the running test's profile.
-fn build(package: &str, bin: &str, flags: &[&str]) -> PathBuf {
+/// Runs `cargo <args>` in the running test's profile (`--release` under
+/// `cargo test --release`) and returns the executable of the binary `bin`
+/// that cargo reports having built (or found fresh).
+fn build(args: &[&str], bin: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test executable has a path");
     let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>");
     let release = profile_dir.file_name().is_some_and(|name| name == "release");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
-    command.args(["build", "--quiet", "-p", package, "--bin", bin]).args(flags);
-    // The test profile under `cargo test` (a debug build): its artifacts are
-    // those `cargo test` builds for the packages' own tests, so `make test`
-    // builds the trainer and its backends once, not once per profile.
-    command.args(["--profile", if release { "release" } else { "test" }]);
-    let status = command.status().expect("cargo runs");
-    assert!(status.success(), "cargo build of {bin} failed");
-    let path = profile_dir.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+    command.args(args).args(["--quiet", "--message-format", "json"]);
+    if release {
+        command.arg("--release");
+    }
+    let output = command.stderr(std::process::Stdio::inherit()).output().expect("cargo runs");
+    assert!(output.status.success(), "cargo {} failed", args.join(" "));
+    let executable = String::from_utf8_lossy(&output.stdout).lines().find_map(|line| {
+        let message: serde_json::Value = serde_json::from_str(line).ok()?;
+        let target = &message["target"];
+        // The binary itself, not its unit tests' harness (`profile.test`).
+        let is_bin = target["name"] == bin
+            && target["kind"].as_array()?.iter().any(|kind| kind == "bin")
+            && message["profile"]["test"] == false;
+        (message["reason"] == "compiler-artifact" && is_bin)
+            .then(|| message["executable"].as_str().map(PathBuf::from))?
+    });
+    let path = executable.unwrap_or_else(|| panic!("cargo {} reported no executable for {bin}", args.join(" ")));
     assert!(path.exists(), "{} was not built", path.display());
     path
 }
