@@ -19,6 +19,9 @@ pub enum Command {
     /// Static tests, any family: pairs of real positions that differ in one feature (a piece, castling, the
     /// bishop pair, mobility, king safety, passed, isolated or doubled pawns).
     Understanding(crate::eval::understanding::Args),
+    /// Our score against the opponent's limit, from match logs (one point a log, one line for each
+    /// of our limits): a table and an SVG plot, as Deep Pink was measured against Sunfish.
+    StrengthCurve(crate::eval::strength_curve::Args),
 }
 
 /// Arguments of `eval accuracy`.
@@ -48,6 +51,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Az(args) => return crate::eval::az::run(args),
         Command::Epd(args) => return crate::eval::epd::run(args),
         Command::Understanding(args) => return crate::eval::understanding::run(args),
+        Command::StrengthCurve(args) => return crate::eval::strength_curve::run(args),
     };
     let weights = network::load_weights(&args.weights)?;
     let summary = weights.summary();

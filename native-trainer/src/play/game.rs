@@ -81,6 +81,32 @@ impl TimeControl {
         }
     }
 
+    /// Reads back what [`TimeControl::pgn_tag`] wrote.
+    ///
+    /// ```
+    /// use deepchess_trainer::play::game::TimeControl;
+    ///
+    /// for text in ["movetime=300", "nodes=5000", "depth=2", "10+0.1", "60+0"] {
+    ///     let limit = TimeControl::parse(text).unwrap();
+    ///     assert_eq!(TimeControl::from_pgn_tag(&limit.pgn_tag()), Some(limit));
+    /// }
+    /// assert_eq!(TimeControl::from_pgn_tag("movetime 300"), None);
+    /// assert_eq!(TimeControl::from_pgn_tag("depth x"), None);
+    /// ```
+    pub fn from_pgn_tag(tag: &str) -> Option<TimeControl> {
+        let number = |text: &str| text.parse::<u64>().ok().filter(|n| *n > 0);
+        if let Some(ms) = tag.strip_prefix("movetime ").and_then(|t| t.strip_suffix("ms")) {
+            return Some(TimeControl::MoveTime(Duration::from_millis(number(ms)?)));
+        }
+        if let Some(nodes) = tag.strip_prefix("nodes ") {
+            return Some(TimeControl::Nodes(number(nodes)?));
+        }
+        if let Some(depth) = tag.strip_prefix("depth ") {
+            return Some(TimeControl::Depth(u32::try_from(number(depth)?).ok()?));
+        }
+        tag.contains('+').then(|| TimeControl::parse_clock(tag).ok()).flatten()
+    }
+
     /// The PGN tags for a game where White plays at `sides[0]` and Black
     /// at `sides[1]`: `TimeControl` when they are the same, else
     /// `WhiteTimeControl` and `BlackTimeControl` (cutechess's time-odds

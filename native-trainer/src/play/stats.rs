@@ -89,6 +89,21 @@ impl Score {
         })
     }
 
+    /// The 95% interval of the score (points per game, 0 to 1): Wilson's
+    /// score interval over the games, a draw counting half. Unlike the
+    /// normal interval of [`Score::elo`], it stays open at a score of 0 or
+    /// 1 (0 of 20 games won: 0 to 16.1%).
+    pub fn interval(&self) -> (f64, f64) {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let (s, z) = (self.fraction(), 1.959_964_f64);
+        let centre = (s + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (s * (1.0 - s) / n + z * z / (4.0 * n * n)).sqrt();
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
     /// Likelihood of superiority: the probability that the first player is
     /// stronger, from wins and losses (draws carry no information).
     pub fn los(&self) -> f64 {
@@ -209,5 +224,19 @@ mod tests {
         assert_eq!(tally.theirs, Forfeits { crashes: 1, time: 1, illegal: 0 });
         assert_eq!(tally.ours, Forfeits { crashes: 1, time: 0, illegal: 0 });
         assert_eq!(tally.theirs.to_string(), "2 (crashes 1, on time 1, illegal moves 0)");
+    }
+
+    #[test]
+    fn the_score_interval_is_wilsons_and_stays_open_at_the_ends() {
+        let close = |(a, b): (f64, f64), (c, d): (f64, f64)| (a - c).abs() < 5e-4 && (b - d).abs() < 5e-4;
+        // Wilson at 0 of 20: up to z² / (n + z²) = 16.1%.
+        assert!(close(Score { wins: 0, draws: 0, losses: 20 }.interval(), (0.0, 0.1611)));
+        assert!(close(Score { wins: 20, draws: 0, losses: 0 }.interval(), (0.8389, 1.0)));
+        // Even scores are centred on one half; more games, a narrower interval.
+        let (lo, hi) = Score { wins: 8, draws: 4, losses: 8 }.interval();
+        assert!((lo + hi - 1.0).abs() < 1e-12 && close((lo, hi), (0.2993, 0.7007)));
+        let (lo400, hi400) = Score { wins: 160, draws: 80, losses: 160 }.interval();
+        assert!(hi400 - lo400 < (hi - lo) / 4.0);
+        assert_eq!(Score::default().interval(), (0.0, 1.0));
     }
 }

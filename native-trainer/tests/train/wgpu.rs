@@ -9,7 +9,9 @@
 
 use burn::module::{ModuleVisitor, Param};
 use deepchess_trainer::train::deepchess::value::ValueLearner;
+use deepchess_trainer::train::runner::config::DataConfig;
 use deepchess_trainer::train::runner::device::AdapterChoice;
+use deepchess_trainer::train::runner::optim::OptimConfig;
 use deepchess_trainer::train::runner::run_dir::RunDir;
 use deepchess_trainer::train::scalar::dbn::Approach;
 
@@ -105,6 +107,14 @@ fn agree<C: Config + Clone, L: Learner>(
     );
 }
 
+/// Makes a smoke preset one small epoch a phase: `items` an epoch (pairs,
+/// positions or triplets) and `val` held out.
+fn one_small_epoch(optim: &mut OptimConfig, data: &mut DataConfig, items: usize, val: usize) {
+    optim.epochs = 1;
+    data.per_epoch = items;
+    data.val = val;
+}
+
 #[test]
 fn every_learner_trains_on_wgpu_as_on_flex() {
     // Every position of each game: NeuroChess's TD needs them all.
@@ -113,58 +123,43 @@ fn every_learner_trains_on_wgpu_as_on_flex() {
 
     // Pos2Vec: three layers' autoencoders, one epoch each.
     let mut pos2vec = preset::pos2vec(Preset::Smoke);
-    pos2vec.data.per_epoch = 4_096;
-    pos2vec.data.val = 500;
+    one_small_epoch(&mut pos2vec.optim, &mut pos2vec.data, 4_096, 500);
     agree("pos2vec", pos2vec, &data, dir, Pos2VecLearner::new);
 
     // The Siamese network (distilled shape), and a student distilled from it.
     let mut siamese = preset::siamese(Preset::Smoke);
-    siamese.optim.epochs = 1;
-    siamese.data.per_epoch = 4_096;
-    siamese.data.val = 500;
+    one_small_epoch(&mut siamese.optim, &mut siamese.data, 4_096, 500);
     agree("siamese", siamese, &data, dir, SiameseLearner::new);
     let mut distill = preset::distill(Preset::Smoke, &dir.join("siamese-flex"));
-    distill.optim.epochs = 1;
     distill.features.positions_per_epoch = 4_096;
-    distill.data.per_epoch = 4_096;
-    distill.data.val = 500;
+    one_small_epoch(&mut distill.optim, &mut distill.data, 4_096, 500);
     agree("distill", distill, &data, dir, DistillLearner::new);
 
     // The value network, position by position.
     let mut value = preset::value(Preset::Smoke);
-    value.optim.epochs = 1;
-    value.data.per_epoch = 4_096;
-    value.data.val = 500;
+    one_small_epoch(&mut value.optim, &mut value.data, 4_096, 500);
     agree("value", value, &data, dir, ValueLearner::new);
 
     // The DBN: two RBMs, then fine-tuning with dropout (noise drawn in the
     // steps, the same on both devices).
     let mut dbn = preset::dbn(Preset::Smoke, Approach::Wdl);
     dbn.pretrain.positions_per_epoch = 2_048;
-    dbn.optim.epochs = 1;
-    dbn.data.per_epoch = 2_048;
-    dbn.data.val = 500;
+    one_small_epoch(&mut dbn.optim, &mut dbn.data, 2_048, 500);
     agree("dbn", dbn, &data, dir, DbnLearner::new);
 
     // Deep Pink's triplets.
     let mut deep_pink = preset::deep_pink(Preset::Smoke);
-    deep_pink.optim.epochs = 1;
-    deep_pink.data.per_epoch = 4_096;
-    deep_pink.data.val = 500;
+    one_small_epoch(&mut deep_pink.optim, &mut deep_pink.data, 4_096, 500);
     agree("deep-pink", deep_pink, &data, dir, DeepPinkLearner::new);
 
     // NeuroChess: TD targets, then EBNN's slopes.
     let mut neurochess = preset::neurochess(Preset::Smoke);
-    neurochess.optim.epochs = 1;
-    neurochess.data.per_epoch = 2_048;
-    neurochess.data.val = 500;
+    one_small_epoch(&mut neurochess.optim, &mut neurochess.data, 2_048, 500);
     neurochess.ebnn.per_epoch = 2_048;
     agree("neurochess", neurochess, &data, dir, NeuroChessLearner::new);
 
     // AlphaZero, supervised: policy and value heads on a residual tower.
     let mut az = preset::az(Preset::Smoke, false);
-    az.optim.epochs = 1;
-    az.data.per_epoch = 1_024;
-    az.data.val = 250;
+    one_small_epoch(&mut az.optim, &mut az.data, 1_024, 250);
     agree("alphazero", az, &data, dir, AzLearner::new);
 }
