@@ -20,7 +20,7 @@ pub enum Command {
     /// bishop pair, mobility, king safety, passed, isolated or doubled pawns).
     Understanding(crate::eval::understanding::Args),
     /// Our score against the opponent's limit, from match logs (one point a log, one line for each
-    /// of our limits): a table and an SVG plot, as Deep Pink was measured against Sunfish.
+    /// of our limits): a table and an SVG plot (Deep Pink against Sunfish, say).
     StrengthCurve(crate::eval::strength_curve::Args),
 }
 

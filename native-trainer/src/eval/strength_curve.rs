@@ -1,8 +1,9 @@
 //! `deepchess eval strength-curve`: our score against the opponent's limit,
-//! read from match logs, as a table and an SVG plot. Deep Pink's author
-//! measured his engine so (its score against Sunfish as Sunfish's time per
-//! move grows); any set of `deepchess match --pgn` logs can be drawn the same
-//! way, one point a log, one line for each of our own limits.
+//! read from match logs, as a table and an SVG plot. The Deep Pink seed
+//! played Sunfish at a time per move drawn for each game and logged both
+//! sides' times; here any set of `deepchess match --pgn` logs is drawn that
+//! way, one point a log, one line for each of our own limits (and one for
+//! the matches at equal limits).
 //!
 //! The score is the match's headline (the opponent's forfeits left out, ours
 //! counted), with Wilson's 95% interval ([`Score::interval`]).
@@ -32,12 +33,16 @@ pub struct Args {
     title: String,
 }
 
+/// The line of the matches where both sides had the same limit.
+pub const EQUAL: &str = "the opponent's limit";
+
 /// One match: our limit, the opponent's, and how it went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
     /// The log it was read from.
     pub log: PathBuf,
-    /// Our limit (`depth 2`), the line it belongs to.
+    /// Our limit (`depth 2`), the line it belongs to: [`EQUAL`] where it is
+    /// the opponent's.
     pub ours: String,
     /// The opponent's limit.
     pub theirs: TimeControl,
@@ -79,6 +84,8 @@ pub fn point(log: &Path) -> anyhow::Result<Point> {
         );
         tally.add(game.result, ours_white(game), game.forfeit);
     }
+    // Matches at equal limits (`--movetime 300` for both) make one line.
+    let ours = if ours == theirs { EQUAL.to_string() } else { ours };
     let theirs = TimeControl::from_pgn_tag(&theirs).with_context(|| {
         format!("{}: the opponent's limit {theirs:?} is not one `deepchess match` writes", log.display())
     })?;
@@ -258,8 +265,14 @@ mod tests {
             log(d, "d1-100.pgn", "depth 1", "movetime 100ms", &[1, 1, 0, 2]),
             log(d, "d2-100.pgn", "depth 2", "movetime 100ms", &[1, 1, 1, 1]),
         ];
-        let lines = lines(&logs).unwrap();
-        assert_eq!(lines.keys().collect::<Vec<_>>(), ["depth 1", "depth 2"]);
+        let equal = [
+            log(d, "eq-300.pgn", "movetime 300ms", "movetime 300ms", &[1, 0]),
+            log(d, "eq-100.pgn", "movetime 100ms", "movetime 100ms", &[1, 1]),
+        ];
+        let lines = lines(&[&logs[..], &equal[..]].concat()).unwrap();
+        assert_eq!(lines.keys().collect::<Vec<_>>(), ["depth 1", "depth 2", EQUAL]);
+        let at_equal: Vec<_> = lines[EQUAL].iter().map(|p| (p.theirs.pgn_tag(), p.tally.headline.wins)).collect();
+        assert_eq!(at_equal, [("movetime 100ms".to_string(), 2), ("movetime 300ms".to_string(), 1)]);
         let depth1: Vec<_> = lines["depth 1"].iter().map(|p| (p.theirs.pgn_tag(), p.tally.headline)).collect();
         assert_eq!(
             depth1,
@@ -274,6 +287,10 @@ mod tests {
         plot(&svg, "test", &lines).unwrap();
         let text = std::fs::read_to_string(&svg).unwrap();
         assert!(text.contains("ours: depth 1") && text.contains("ours: depth 2") && text.contains("1000"), "{text}");
+        assert!(
+            text.contains("ours: the opponent&apos;s limit") || text.contains("ours: the opponent's limit"),
+            "{text}"
+        );
     }
 
     #[test]
