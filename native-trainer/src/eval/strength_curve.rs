@@ -136,7 +136,9 @@ pub fn plot(path: &Path, title: &str, lines: &BTreeMap<String, Vec<Point>>) -> a
     let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
     let mut builder = ChartBuilder::on(&root);
     builder.caption(title, ("sans-serif", 18)).margin(14).x_label_area_size(36).y_label_area_size(50);
-    let log_scale = high >= 10.0 * low;
+    // A log scale where the limits span a factor of ten (and none is 0: a
+    // clock with no base time).
+    let log_scale = low > 0.0 && high >= 10.0 * low;
     // Each line's points, with its colour and legend, each line moved a
     // little sideways so that intervals at one limit do not hide each other.
     let series = |(i, (ours, points)): (usize, (&String, &Vec<Point>))| {
@@ -291,6 +293,15 @@ mod tests {
             text.contains("ours: the opponent&apos;s limit") || text.contains("ours: the opponent's limit"),
             "{text}"
         );
+        // Clocks, one of them with no base time: drawn on a linear scale.
+        let clocks = [log(d, "c0.pgn", "60+0.6", "0+1", &[1, 0]), log(d, "c10.pgn", "60+0.6", "10+0.1", &[1, 1])];
+        plot(&d.join("clocks.svg"), "clocks", &super::lines(&clocks).unwrap()).unwrap();
+        let text = std::fs::read_to_string(d.join("clocks.svg")).unwrap();
+        let xs: std::collections::BTreeSet<&str> = text
+            .match_indices("<circle cx=\"")
+            .map(|(at, m)| text[at + m.len()..].split('"').next().unwrap())
+            .collect();
+        assert_eq!(xs.len(), 2, "the points at 0 s and 10 s must not fall together: {text}");
     }
 
     #[test]
