@@ -94,17 +94,14 @@ impl TimeControl {
     /// assert_eq!(TimeControl::from_pgn_tag("depth x"), None);
     /// ```
     pub fn from_pgn_tag(tag: &str) -> Option<TimeControl> {
-        let number = |text: &str| text.parse::<u64>().ok().filter(|n| *n > 0);
-        if let Some(ms) = tag.strip_prefix("movetime ").and_then(|t| t.strip_suffix("ms")) {
-            return Some(TimeControl::MoveTime(Duration::from_millis(number(ms)?)));
-        }
-        if let Some(nodes) = tag.strip_prefix("nodes ") {
-            return Some(TimeControl::Nodes(number(nodes)?));
-        }
-        if let Some(depth) = tag.strip_prefix("depth ") {
-            return Some(TimeControl::Depth(u32::try_from(number(depth)?).ok()?));
-        }
-        tag.contains('+').then(|| TimeControl::parse_clock(tag).ok()).flatten()
+        // Back into what `parse` reads, so that one parser checks the numbers.
+        let text = match tag.split_once(' ') {
+            Some(("movetime", ms)) => format!("movetime={}", ms.strip_suffix("ms")?),
+            Some((kind @ ("nodes" | "depth"), n)) => format!("{kind}={n}"),
+            None if tag.contains('+') => tag.to_string(),
+            _ => return None,
+        };
+        TimeControl::parse(&text).ok()
     }
 
     /// The PGN tags for a game where White plays at `sides[0]` and Black
