@@ -4,11 +4,23 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// Path of the fake UCI engine (`src/bin/fake_uci_engine.rs`), built once.
+/// Path of the fake UCI engine (`src/bin/fake_uci_engine.rs`).
+///
+/// Cargo builds a package's binaries before its integration tests and
+/// benchmarks, into the profile directory above the test's `deps/`; a
+/// `cargo build -p deepchess-tests` of its own would resolve features for
+/// that package alone and rebuild its dependencies (a minute and a half in
+/// a cold `make test`).
 pub fn fake_engine() -> PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| build(&["build", "-p", "deepchess-tests", "--bin", "fake_uci_engine"], "fake_uci_engine"))
-        .clone()
+    let path = profile_dir().join(format!("fake_uci_engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} was not built: cargo builds it for deepchess-tests' own tests", path.display());
+    path
+}
+
+/// `target/<profile>`, from the running test executable (`target/<profile>/deps/<test>`).
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable has a path");
+    exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>").to_path_buf()
 }
 
 /// Path of the `deepchess` binary of the same profile as the running test.
@@ -32,9 +44,7 @@ pub fn deepchess() -> PathBuf {
 /// `cargo test --release`) and returns the executable of the binary `bin`
 /// that cargo reports having built (or found fresh).
 fn build(args: &[&str], bin: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the test executable has a path");
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>");
-    let release = profile_dir.file_name().is_some_and(|name| name == "release");
+    let release = profile_dir().file_name().is_some_and(|name| name == "release");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(args).args(["--quiet", "--message-format", "json"]);
