@@ -57,29 +57,22 @@ export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 # The trainer is tested with burn's CPU backend (flex), MPI (the tests run
 # two ranks on localhost, tests/mpi.rs) and wgpu, the default for desktop
 # GPUs: every learner trains on wgpu as on flex (tests/train/wgpu.rs), on
-# lavapipe where there is no GPU. `make lint` checks it with the cuda backend
-# too (TRAINER_LINT): burn-cuda's LLVM comes from a build script that downloads
-# it from GitHub, which CI cannot reach; DOCS_RS=1 skips that script (as
-# docs.rs builds do; only cubecl-llvm and tracel-llvm-bundler read it), enough
-# to type-check (docs/training.md).
+# lavapipe where there is no GPU. Clippy checks it with the cuda backend too
+# (TRAINER_LINT): burn-cuda's LLVM comes from a build script that downloads it
+# from GitHub, which CI cannot reach; DOCS_RS=1 skips that script (as docs.rs
+# builds do; only cubecl-llvm and tracel-llvm-bundler read it), enough to
+# type-check (docs/training.md).
 TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,wgpu
 TRAINER_LINT := $(TRAINER_TEST),cuda
-# `make test` lints the workspace's crates as it builds their tests: clippy's
-# driver (the compiler `cargo clippy` runs, rustc with clippy's lints) compiles
-# the workspace's own crates, with `-D warnings` passed as cargo-clippy passes
-# its arguments. A separate `cargo clippy` of the trainer would first compile
-# the whole burn and wgpu stack once more in check mode, about 10 of a cold
-# run's minutes. Only the cuda backend's type-check is left to `make lint`.
-CLIPPY_BUILD := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
-.PHONY: test test-tools lint lint-workspace lint-cuda fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \
+.PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \
 	bench-wasm bench-train tools wasm-web wasm-pkg web serve test-web bench-web
 
 ## What the tests need, installed first (idempotent), then lints (the
-## trainer's as its tests build: CLIPPY_BUILD), the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
+## training backends' included), the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
 ## kernels against the scalar oracle under node, and every test of the workspace (last, so
 ## the run ends on the test runner's summary).
-test: test-tools lint-workspace build-core fuzz-smoke test-wasm test-web test-native
+test: test-tools lint build-core fuzz-smoke test-wasm test-web test-native
 
 ## Everything `make test` needs: `tools` plus clippy, rustfmt and Debian's
 ## chromium and chromium-driver (scripts/tools.sh --test).
@@ -103,42 +96,30 @@ fuzz-smoke: test-tools
 
 fuzz: fuzz-smoke
 
-## Every lint: formatting, clippy over every crate and target, the trainer
-## with all its backends (cuda type-checked: TRAINER_LINT).
-lint: lint-workspace lint-cuda
-
-## Formatting, and clippy over every crate but the trainer (native and
-## wasm32); `make test` lints the trainer as it builds it (CLIPPY_BUILD).
-lint-workspace:
+lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --exclude deepchess-trainer --all-targets --locked -- -D warnings
+	DOCS_RS=1 $(CARGO) clippy $(TRAINER_LINT) --all-targets --locked -- -D warnings
 	$(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked -- -D warnings
 	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) clippy -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked \
 		--target-dir $(TARGET_DIR)/wasm-relaxed -- -D warnings
-
-## Clippy over the trainer with every backend, cuda's type-check included.
-lint-cuda:
-	DOCS_RS=1 $(CARGO) clippy $(TRAINER_LINT) --all-targets --locked -- -D warnings
 
 build-core:
 	$(CARGO) build -p deepchess-core --no-default-features --locked
 	$(CARGO) build -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked
 
-# The trainer's tests are built (and linted: CLIPPY_BUILD) first; the
-# end-to-end tests take their binary from that build (tests/src/binary.rs runs
-# the same `cargo test --no-run`, in this environment), then the rest run.
-# XDG_RUNTIME_DIR only quiets lavapipe's warnings.
+# XDG_RUNTIME_DIR only quiets lavapipe's warnings (the end-to-end tests'
+# binary is built with the trainer's test features: tests/src/binary.rs).
 test-native:
-	$(CLIPPY_BUILD) $(CARGO) test $(TRAINER_TEST) --locked --no-run
-	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CLIPPY_BUILD) $(CARGO) test --workspace --exclude deepchess-trainer --locked
-	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CLIPPY_BUILD) $(CARGO) test $(TRAINER_TEST) --locked
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test --workspace --exclude deepchess-trainer --locked
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_TEST) --locked
 
 ## Only the test that every learner trains on wgpu as on flex
 ## (native-trainer/tests/train/wgpu.rs; `make test` runs it with the rest),
 ## on the best wgpu adapter: lavapipe (Debian's mesa-vulkan-drivers) where
 ## there is no GPU. XDG_RUNTIME_DIR only quiets lavapipe's warnings.
 test-wgpu:
-	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CLIPPY_BUILD) $(CARGO) test $(TRAINER_TEST) --locked --test train wgpu::
+	XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-/tmp} $(CARGO) test $(TRAINER_TEST) --locked --test train wgpu::
 
 test-wasm: tools wasm-bench-builds
 	$(NODE_WASM) --test 'wasm/tests/*.test.mjs'

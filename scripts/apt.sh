@@ -3,7 +3,9 @@
 apt_install_missing() {
     local missing=()
     for pkg in "$@"; do
-        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+        # Installed, not merely known: `dpkg -s` also succeeds for a package
+        # removed with its configuration files left (status `rc`).
+        [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] || missing+=("$pkg")
     done
     if ((${#missing[@]})); then
         echo "installing ${missing[*]}"
