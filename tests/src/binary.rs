@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 /// Cargo builds a package's binaries before its integration tests and
 /// benchmarks, into the profile directory above the test's `deps/`; a
 /// `cargo build -p deepchess-tests` of its own would resolve features for
-/// that package alone and rebuild its dependencies (a minute and a half in
-/// a cold `make test`).
+/// that package alone and compile core, the trainer's library and this crate
+/// once more.
 pub fn fake_engine() -> PathBuf {
     let path = profile_dir().join(format!("fake_uci_engine{}", std::env::consts::EXE_SUFFIX));
     assert!(path.exists(), "{} was not built: cargo builds it for deepchess-tests' own tests", path.display());
