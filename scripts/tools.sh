@@ -54,10 +54,11 @@ if [ "$installed" != "$version" ]; then
     # Without default features: they add rustls (and ring) for HTTPS, which
     # neither wasm-bindgen nor its test runner needs here (the runner speaks
     # plain HTTP to a local chromedriver); about a minute less to compile.
+    install=(cargo install wasm-bindgen-cli --version "=$version" --no-default-features --force)
     first=$(mktemp)
-    if ! cargo install wasm-bindgen-cli --version "=$version" --no-default-features --locked --force >"$first" 2>&1; then
+    if ! "${install[@]}" --locked >"$first" 2>&1; then
         echo "tools: wasm-bindgen-cli $version's own Cargo.lock does not resolve against this registry; building it with its dependencies resolved afresh"
-        if ! cargo install wasm-bindgen-cli --version "=$version" --no-default-features --force; then
+        if ! "${install[@]}"; then
             echo "tools: both tries failed; the first (--locked) said:" >&2
             cat "$first" >&2
             rm -f "$first"
