@@ -4,9 +4,10 @@
 //! Negamax with iterative deepening and aspiration windows; a transposition
 //! table of score bounds ([`ScoreTable`], shareable for Lazy SMP); null-move
 //! pruning with a zugzwang guard, late-move reductions, reverse-futility,
-//! futility and late-move pruning (each more eager where the static
-//! evaluation is not improving on the one two plies up), internal iterative
-//! reductions where the table has no move, SEE pruning and check extensions;
+//! futility and late-move pruning (reverse futility sooner where the static
+//! evaluation improves on the one two plies up, late-move pruning and
+//! reductions more eager where it does not), internal iterative reductions
+//! where the table has no move, SEE pruning and check extensions;
 //! quiescence with stand-pat over captures and queen promotions, losing
 //! captures pruned by SEE; move ordering by the hash move, SEE-ordered
 //! captures, killers, countermoves and history ([`History`]). The rules
