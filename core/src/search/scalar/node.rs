@@ -37,7 +37,8 @@ pub(super) struct Node {
     /// Static evaluation, side to move's view; `-INFINITE` in check.
     pub(super) eval: i32,
     /// Whether `eval` is above the static evaluation two plies up (the same
-    /// side to move); `false` in check or where that node was in check.
+    /// side to move); `false` in check, where that node was in check, and
+    /// where there is none (the root and its children).
     pub(super) improving: bool,
     pub(super) moves: MoveList,
     /// The moves' ordering scores ([`History::scores`](crate::search::History::scores)),
