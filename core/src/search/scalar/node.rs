@@ -36,6 +36,10 @@ pub(super) struct Node {
     pub(super) in_check: bool,
     /// Static evaluation, side to move's view; `-INFINITE` in check.
     pub(super) eval: i32,
+    /// Whether `eval` is above the static evaluation two plies up (the same
+    /// side to move); `false` in check, where that node was in check, and
+    /// where there is none (the root and its children).
+    pub(super) improving: bool,
     pub(super) moves: MoveList,
     /// The moves' ordering scores ([`History::scores`](crate::search::History::scores)),
     /// picked with them.
@@ -86,6 +90,11 @@ impl NodeStack {
         self.nodes[..self.live].last_mut()
     }
 
+    /// The node `up` plies above the top one (`0`: the top node itself).
+    pub(super) fn ancestor(&self, up: usize) -> Option<&Node> {
+        self.nodes[..self.live].iter().rev().nth(up)
+    }
+
     /// Takes the top node off; it stays readable until the next push.
     pub(super) fn pop(&mut self) -> Option<&mut Node> {
         self.live = self.live.checked_sub(1)?;
@@ -123,6 +132,7 @@ impl NodeStack {
         node.pv_node = beta - alpha > 1;
         node.in_check = in_check;
         node.eval = eval;
+        node.improving = false;
         // Only the moves, not the list's whole capacity (2 KiB).
         node.moves.clear();
         let _ = node.moves.try_extend_from_slice(moves);

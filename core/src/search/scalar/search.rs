@@ -4,7 +4,10 @@
 //! Negamax with iterative deepening and aspiration windows; a transposition
 //! table of score bounds ([`ScoreTable`], shareable for Lazy SMP); null-move
 //! pruning with a zugzwang guard, late-move reductions, reverse-futility,
-//! futility and late-move pruning, SEE pruning and check extensions;
+//! futility and late-move pruning (reverse futility sooner where the static
+//! evaluation improves on the one two plies up, late-move pruning and
+//! reductions more eager where it does not), internal iterative reductions
+//! where the table has no move, SEE pruning and check extensions;
 //! quiescence with stand-pat over captures and queen promotions, losing
 //! captures pruned by SEE; move ordering by the hash move, SEE-ordered
 //! captures, killers, countermoves and history ([`History`]). The rules
@@ -369,9 +372,12 @@ impl<E: Evaluator> ScalarSearch<E> {
             (false, Some(hit)) if hit.eval.abs() < MATE_BOUND => hit.eval,
             (false, _) => self.static_eval(&pos, hash),
         };
+        // Improving: the static evaluation is above the one two plies up,
+        // where the same side was to move.
+        let improving = !in_check && self.stack.ancestor(1).is_some_and(|up| up.eval != -INFINITE && eval > up.eval);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above β that a move cannot drop it.
-            if depth <= 7 && eval - 90 * depth >= beta {
+            if depth <= 7 && eval - 90 * (depth - i32::from(improving)) >= beta {
                 return Some(eval);
             }
         }
@@ -383,8 +389,11 @@ impl<E: Evaluator> ScalarSearch<E> {
             && beta.abs() < MATE_BOUND
             && has_non_pawn_material(&pos);
         let hash_move = hit.and_then(|hit| hit.best_move(&moves));
-        let node = self.stack.push(pos, hash, ply, depth, (alpha, beta), in_check, eval, &moves);
-        (node.previous, node.floor) = (previous, floor);
+        // Internal iterative reduction: with no move from the table to try
+        // first, the node's ordering is a guess, so it searches a ply less.
+        let searched_depth = if depth >= 4 && hash_move.is_none() { depth - 1 } else { depth };
+        let node = self.stack.push(pos, hash, ply, searched_depth, (alpha, beta), in_check, eval, &moves);
+        (node.previous, node.floor, node.improving) = (previous, floor, improving);
         self.history.scores(&node.pos, &node.moves, hash_move, ply as usize, previous, &mut node.scores);
         if try_null {
             self.null_move(depth, eval, beta);
@@ -496,7 +505,7 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             // against the side to move.
             if node.ply > 0 && !node.in_check && node.best > -MATE_BOUND && !gives_check {
                 let prune = if quiet {
-                    (depth <= 8 && node.quiets.len() >= late_move_limit(depth, node.pv_node))
+                    (depth <= 8 && node.quiets.len() >= late_move_limit(depth, node.pv_node, node.improving))
                         || (depth <= 6 && node.eval + 100 + 100 * depth <= node.alpha)
                         || (depth <= 6 && !see_ge(&node.pos, m, -40 * depth * depth))
                 } else {
@@ -517,6 +526,9 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
                     reduction -= 1;
                 }
                 reduction -= self.history.score(turn, m) / 8192;
+                if !node.improving {
+                    reduction += 1;
+                }
                 reduction = reduction.clamp(0, depth - 2);
             }
             if quiet {
