@@ -22,6 +22,9 @@ pub enum Command {
     /// Our score against the opponent's limit, from match logs (one point a log, one line for each
     /// of our limits): a table and an SVG plot (Deep Pink against Sunfish, say).
     StrengthCurve(crate::eval::strength_curve::Args),
+    /// What a match's games show, from its log: score by colour, endings, length, each side's depth
+    /// and thinking time, and the games a side let go after both engines agreed it stood better.
+    Games(crate::eval::games::Args),
 }
 
 /// Arguments of `eval accuracy`.
@@ -52,6 +55,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         Command::Epd(args) => return crate::eval::epd::run(args),
         Command::Understanding(args) => return crate::eval::understanding::run(args),
         Command::StrengthCurve(args) => return crate::eval::strength_curve::run(args),
+        Command::Games(args) => return crate::eval::games::run(args),
     };
     let weights = network::load_weights(&args.weights)?;
     let summary = weights.summary();
