@@ -21,6 +21,7 @@ use deepchess_core::shakmaty::Color;
 
 use crate::data::{Eval, GameResult, parse_eval};
 use crate::play::game::Termination;
+use crate::play::match_log::index_and_result;
 use crate::play::stats::{Forfeit, Tally};
 
 /// Arguments of `eval games`.
@@ -276,18 +277,7 @@ impl Visitor for GameVisitor {
     }
 
     fn end_game(&mut self, game: Partial) -> Self::Output {
-        let round = game.round.context("a game without a Round tag")?;
-        let index = round
-            .parse::<usize>()
-            .ok()
-            .and_then(|r| r.checked_sub(1))
-            .with_context(|| format!("Round {round:?} is not a game number"))?;
-        let result = match game.result.as_deref() {
-            Some("1-0") => GameResult::WhiteWins,
-            Some("0-1") => GameResult::BlackWins,
-            Some("1/2-1/2") => GameResult::Draw,
-            other => anyhow::bail!("game {round} has no result ({other:?})"),
-        };
+        let (index, result) = index_and_result(game.round, game.result.as_deref())?;
         let ours_white = index.is_multiple_of(2);
         // From White's side to ours.
         let notes = game

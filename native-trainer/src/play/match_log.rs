@@ -80,6 +80,25 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Logged>> {
     Ok(games)
 }
 
+/// A logged game's index in the match (its `Round` tag less one) and its
+/// result, from those two tags: an error where either is missing or is not
+/// one a match writes.
+pub fn index_and_result(round: Option<String>, result: Option<&str>) -> anyhow::Result<(usize, GameResult)> {
+    let round = round.context("a game without a Round tag")?;
+    let index = round
+        .parse::<usize>()
+        .ok()
+        .and_then(|r| r.checked_sub(1))
+        .with_context(|| format!("Round {round:?} is not a game number"))?;
+    let result = match result {
+        Some("1-0") => GameResult::WhiteWins,
+        Some("0-1") => GameResult::BlackWins,
+        Some("1/2-1/2") => GameResult::Draw,
+        other => anyhow::bail!("game {round} has no result ({other:?})"),
+    };
+    Ok((index, result))
+}
+
 /// Reads the tags a resumed match needs, and skips the moves.
 struct TagReader;
 
@@ -129,18 +148,7 @@ impl Visitor for TagReader {
     }
 
     fn end_game(&mut self, tags: Tags) -> Self::Output {
-        let round = tags.round.context("a game without a Round tag")?;
-        let index = round
-            .parse::<usize>()
-            .ok()
-            .and_then(|r| r.checked_sub(1))
-            .with_context(|| format!("Round {round:?} is not a game number"))?;
-        let result = match tags.result.as_deref() {
-            Some("1-0") => GameResult::WhiteWins,
-            Some("0-1") => GameResult::BlackWins,
-            Some("1/2-1/2") => GameResult::Draw,
-            other => anyhow::bail!("game {round} has no result ({other:?})"),
-        };
+        let (index, result) = index_and_result(tags.round, tags.result.as_deref())?;
         let forfeit = Termination::forfeit_in(&tags.termination);
         let time_controls = [
             tags.white_time_control.unwrap_or_else(|| tags.time_control.clone()),
