@@ -162,7 +162,7 @@ fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
-/// `3 (rounds 12 draw by fifty-move rule, 40 loss by checkmate)`
+/// `2: round 12 draw by fifty-move rule; 40 loss by checkmate`, or `0`
 fn games_line(f: &mut fmt::Formatter<'_>, games: &[(usize, f64, String)]) -> fmt::Result {
     write!(f, "{}", games.len())?;
     for (k, (round, points, termination)) in games.iter().enumerate() {
@@ -309,8 +309,7 @@ fn parse_note(comment: &[u8]) -> Note {
         Eval::Cp(cp) => i32::from(cp),
         Eval::Mate(moves) => (MATE_CP - i32::from(moves.abs())) * i32::from(moves.signum()),
     });
-    let mut words = text.split_whitespace();
-    let first = words.next().unwrap_or("");
+    let first = text.split_whitespace().next().unwrap_or("");
     let depth = score.and(first.split_once('/')).and_then(|(_, d)| d.parse().ok());
     let seconds = text
         .split_whitespace()
