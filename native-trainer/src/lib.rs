@@ -7,9 +7,11 @@
 //!   utility head), [`play`] (engines, games, matches), [`eval`] (pair
 //!   accuracy, test suites, static understanding), [`network`] (which
 //!   network a command plays with), [`helper_threads`] (Lazy SMP's native
-//!   threads), [`cluster`] (the ranks of a run under `mpirun`).
+//!   threads), [`cluster`] (the ranks of a run under `mpirun`),
+//!   [`broken_pipe`] (report commands end quietly when their reader goes).
 
 pub mod allocator;
+pub mod broken_pipe;
 pub mod cluster;
 pub mod commands;
 pub mod data;

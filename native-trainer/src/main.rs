@@ -52,6 +52,10 @@ enum Command {
 fn main() -> std::process::ExitCode {
     deepchess_trainer::allocator::keep_freed_memory();
     let cli = Cli::parse();
+    // `match` and `datagen` write to other engines' pipes; `uci` handles its own.
+    if !matches!(cli.command, Command::Match(_) | Command::Datagen(_) | Command::Uci(_)) {
+        deepchess_trainer::broken_pipe::end_quietly_when_nobody_reads();
+    }
     // MPI, where a launcher started this process (kept until the command ends).
     let splits = matches!(cli.command, Command::Datagen(_)) || is_train(&cli.command);
     let session = match cluster::start(splits) {
