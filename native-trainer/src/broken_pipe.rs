@@ -20,7 +20,8 @@
 pub fn end_quietly_when_nobody_reads() {
     #[cfg(unix)]
     // SAFETY: `signal` with `SIG_DFL` only changes this process's
-    // disposition; it runs first thing in `main`, before any thread starts.
+    // disposition; `main` calls it right after parsing the arguments,
+    // before any thread starts.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
