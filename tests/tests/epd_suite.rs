@@ -40,3 +40,18 @@ fn bad_lines_are_clear_errors() {
     let case = parse_case("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; am Ra2 Rb1; id \"x\";", 1).unwrap();
     assert_eq!((case.best.len(), case.avoid.len(), case.id.as_str()), (1, 2, "x"));
 }
+
+#[test]
+fn sts_points_are_read_strictly() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
+    let case = parse_case(&format!("{fen} bm Ra8#; c8 \"10 3\"; c9 \"a1a8 a1a2\";"), 1).unwrap();
+    assert_eq!(case.points.iter().map(|(_, p)| *p).collect::<Vec<_>>(), [10, 3]);
+    // Points that are not numbers, or a count that differs from the moves', are errors.
+    let err = parse_case(&format!("{fen} c8 \"10 x\"; c9 \"a1a8 a1a2\";"), 4).unwrap_err().to_string();
+    assert!(err.contains("line 4") && err.contains("\"x\""), "{err}");
+    let err = parse_case(&format!("{fen} c8 \"10\"; c9 \"a1a8 a1a2\";"), 5).unwrap_err().to_string();
+    assert!(err.contains("line 5") && err.contains("1 points for the 2 moves"), "{err}");
+    // A move listed twice keeps its first points (as in seven lines of STS v3).
+    let case = parse_case(&format!("{fen} c8 \"10 3 9\"; c9 \"a1a8 a1a2 a1a2\";"), 6).unwrap();
+    assert_eq!(case.points.iter().map(|(_, p)| *p).collect::<Vec<_>>(), [10, 3]);
+}

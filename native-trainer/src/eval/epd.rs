@@ -87,17 +87,38 @@ pub fn parse_case(line: &str, number: usize) -> anyhow::Result<Case> {
             "id" => case.id = operands.to_string(),
             "bm" => case.best = san_moves(operands)?,
             "am" => case.avoid = san_moves(operands)?,
-            "c8" => c8 = operands.split_whitespace().map(|p| p.parse::<u32>().unwrap_or(0)).collect(),
+            "c8" => {
+                c8 = operands
+                    .split_whitespace()
+                    .map(|p| {
+                        p.parse::<u32>().with_context(|| format!("line {number}: c8 points {p:?} are not a number"))
+                    })
+                    .collect::<anyhow::Result<_>>()?
+            }
             "c9" => c9 = operands.split_whitespace().map(String::from).collect(),
             _ => {}
         }
     }
+    anyhow::ensure!(
+        c8.len() == c9.len(),
+        "line {number}: c8 gives {} points for the {} moves of c9",
+        c8.len(),
+        c9.len()
+    );
     for (text, points) in c9.iter().zip(c8) {
         let m = text
             .parse::<shakmaty::uci::UciMove>()
             .ok()
             .and_then(|u| u.to_move(&case.position).ok())
             .with_context(|| format!("line {number}: c9 move {text:?} is not legal"))?;
+        // A move listed twice (seven lines of STS v3: Open Files and
+        // Diagonals.049 gives Re2 2 points and 5) keeps its first points, as
+        // fsmosca/STS-Rating's `sts_rating.py` scores it (the first match in
+        // the list); the run says so on standard error.
+        if let Some((_, first)) = case.points.iter().find(|(seen, _)| *seen == m) {
+            eprintln!("line {number}: c9 lists {text} twice; it scores its first points, {first}");
+            continue;
+        }
         case.points.push((m, points));
     }
     Ok(case)
