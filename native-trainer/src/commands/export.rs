@@ -49,8 +49,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let pairs = accuracy::pairs(val.records(), args.pairs, 1);
         println!("validation pairs    : {}", pairs.len());
         if float.shape().has_comparison() {
-            let features = accuracy::features(val.records());
-            let (float_accuracy, _) = accuracy::float_accuracy(&float, &features, &pairs);
+            let (float_accuracy, _) = accuracy::float_accuracy(&float, val.records(), &pairs);
             let quantized_accuracy = accuracy::quantized_accuracy(&net, val.records(), &pairs);
             println!("float accuracy      : {:.2}%", 100.0 * float_accuracy);
             println!("quantized accuracy  : {:.2}%", 100.0 * quantized_accuracy);

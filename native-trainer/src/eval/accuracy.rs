@@ -56,8 +56,8 @@ impl<E> PairEmbeddings<E> {
 }
 
 /// Accuracy and mean cross-entropy of the float network.
-pub fn float_accuracy(net: &FloatNetwork, features: &[Features], pairs: &[Pair]) -> (f64, f64) {
-    let embeddings = PairEmbeddings::new(pairs, features.len(), |i| net.embed(&features[i]));
+pub fn float_accuracy(net: &FloatNetwork, records: &[Record], pairs: &[Pair]) -> (f64, f64) {
+    let embeddings = PairEmbeddings::new(pairs, records.len(), |i| net.embed(&records[i].features()));
     let (mut correct, mut loss) = (0usize, 0f64);
     for pair in pairs {
         let [(a, _), (b, _)] = pair.ordered();
@@ -95,13 +95,15 @@ pub fn quantized_line(float: &FloatNetwork, records: &[Record], pairs: &[Pair]) 
 /// mean absolute difference of `compare`, and the fraction of pairs both
 /// order the same way.
 pub fn agreement(float: &FloatNetwork, quantized: &Network, records: &[Record], pairs: &[Pair]) -> (f64, f64) {
-    let float_embeddings = PairEmbeddings::new(pairs, records.len(), |i| float.embed(&records[i].features()));
-    let int_embeddings = PairEmbeddings::new(pairs, records.len(), |i| quantized_embedding(quantized, &records[i]));
+    let embeddings = PairEmbeddings::new(pairs, records.len(), |i| {
+        (float.embed(&records[i].features()), quantized_embedding(quantized, &records[i]))
+    });
     let (mut total, mut same) = (0f64, 0usize);
     for pair in pairs {
         let [(a, _), (b, _)] = pair.ordered();
-        let pf = float.compare(float_embeddings.get(a), float_embeddings.get(b));
-        let pq = quantized.compare(int_embeddings.get(a), int_embeddings.get(b));
+        let ((float_a, int_a), (float_b, int_b)) = (embeddings.get(a), embeddings.get(b));
+        let pf = float.compare(float_a, float_b);
+        let pq = quantized.compare(int_a, int_b);
         total += f64::from((pf - pq).abs());
         same += usize::from((pf > 0.5) == (pq > 0.5));
     }
@@ -213,7 +215,7 @@ mod tests {
         }
         let n = pairs.len() as f64;
         assert!(correct > 0 && correct < pairs.len(), "a network that orders every pair alike tests nothing");
-        assert_eq!(float_accuracy(&float, &features, &pairs), (correct as f64 / n, loss / n));
+        assert_eq!(float_accuracy(&float, &records, &pairs), (correct as f64 / n, loss / n));
         assert_eq!(quantized_accuracy(&quantized, &records, &pairs), int_correct as f64 / n);
         assert_eq!(agreement(&float, &quantized, &records, &pairs), (total / n, same as f64 / n));
     }

@@ -16,7 +16,7 @@ use anyhow::Context;
 use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::{log_softmax, softmax};
-use deepchess_core::{Features, Shape};
+use deepchess_core::Shape;
 
 use crate::data::{Pair, mix};
 use crate::eval::accuracy;
@@ -79,7 +79,6 @@ pub struct DistillLearner {
     val_encoded: Encoded,
     val_pairs: Vec<Pair>,
     val_positions: Vec<u32>,
-    val_features: Vec<Features>,
 }
 
 impl DistillLearner {
@@ -102,8 +101,7 @@ impl DistillLearner {
         let val_encoded = Encoded::new(inputs.val.records());
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
         let val_positions: Vec<u32> = val_pairs.iter().flat_map(|p| [p.better, p.worse]).take(20_000).collect();
-        let val_features = accuracy::features(inputs.val.records());
-        Ok(DistillLearner { config, inputs, teacher, val_encoded, val_pairs, val_positions, val_features })
+        Ok(DistillLearner { config, inputs, teacher, val_encoded, val_pairs, val_positions })
     }
 
     fn shape(&self) -> anyhow::Result<Shape> {
@@ -170,7 +168,7 @@ impl Learner for DistillLearner {
 
     fn validate(&self, student: &Siamese, phase: usize, detail: bool) -> anyhow::Result<Validation> {
         let float = student.to_float();
-        let (accuracy, pair_loss) = accuracy::float_accuracy(&float, &self.val_features, &self.val_pairs);
+        let (accuracy, pair_loss) = accuracy::float_accuracy(&float, self.inputs.val.records(), &self.val_pairs);
         let loss = if phase == FEATURES {
             let scoring = student.clone().no_grad();
             let mut sum = 0f64;

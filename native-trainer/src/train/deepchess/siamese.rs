@@ -15,7 +15,6 @@ use burn::config::Config;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::Tensor;
 use burn::tensor::activation::log_softmax;
-use deepchess_core::Features;
 
 use crate::data::Pair;
 use crate::eval::accuracy;
@@ -51,7 +50,6 @@ pub struct SiameseLearner {
     config: SiameseConfig,
     inputs: Inputs,
     val_pairs: Vec<Pair>,
-    val_features: Vec<Features>,
 }
 
 impl SiameseLearner {
@@ -60,8 +58,7 @@ impl SiameseLearner {
         let seed = config.data.seed;
         let inputs = Inputs::open(data, device, config.data.labels, seed, quiet)?;
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
-        let val_features = accuracy::features(inputs.val.records());
-        Ok(SiameseLearner { config, inputs, val_pairs, val_features })
+        Ok(SiameseLearner { config, inputs, val_pairs })
     }
 }
 
@@ -123,7 +120,7 @@ impl Learner for SiameseLearner {
 
     fn validate(&self, model: &Siamese, _phase: usize, detail: bool) -> anyhow::Result<Validation> {
         let float = model.to_float();
-        let (accuracy, loss) = accuracy::float_accuracy(&float, &self.val_features, &self.val_pairs);
+        let (accuracy, loss) = accuracy::float_accuracy(&float, self.inputs.val.records(), &self.val_pairs);
         let detail = if detail {
             Some(accuracy::quantized_line(&float, self.inputs.val.records(), &self.val_pairs)?)
         } else {
