@@ -62,7 +62,7 @@ export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 # from GitHub, which CI cannot reach; DOCS_RS=1 skips that script (as docs.rs
 # builds do; only cubecl-llvm and tracel-llvm-bundler read it), enough to
 # type-check (docs/training.md).
-TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,wgpu
+TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,wgpu,failpoints
 TRAINER_LINT := $(TRAINER_TEST),cuda
 
 .PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \

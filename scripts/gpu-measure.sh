@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training speed on a lent NVIDIA machine (issue 30): one call, every step
+# Training speed on an NVIDIA GPU machine: one call, every step
 # bounded by `timeout`, every log under $OUT.
 #
 # Here (a machine with Rust and the package registries), once:

@@ -209,14 +209,18 @@ fn the_uci_engine_loads_and_plays_an_alphazero_network_by_mcts() {
     assert!(engine.az_network().is_some());
 }
 
-/// A host's slice of 2,048 alpha-beta nodes' time is a few MCTS playouts
-/// with the AlphaZero network (each a network evaluation), so `stop` waits
-/// milliseconds, not seconds: 3 at the shipped size, one at the seed's
-/// 19 × 256, half the nodes at the tests' 1 × 8, and a `go infinite` slice
-/// searches no more.
+/// A host's slice of 2,048 alpha-beta nodes is a few MCTS playouts, each
+/// counted in alpha-beta nodes' network arithmetic, so that `stop` waits
+/// milliseconds, not seconds: over the utility head a playout costs the
+/// positions it evaluates (36 before any is counted), with the AlphaZero
+/// network its convolutions' multiply-adds over an alpha-beta node's
+/// (one playout a slice at the shipped 6 × 64 and the seed's 19 × 256, 256
+/// at the tests' 1 × 8); and a `go infinite` slice searches no more.
 #[test]
 fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
+    use deepchess_core::search::mcts::{NODE_MULTIPLY_ADDS, PolicyValue, UtilityEvaluator};
     use deepchess_core::search::{SearchChoice, SearchKind, build, slice_nodes};
+    use deepchess_core::shakmaty::{Chess, Position};
     use deepchess_core::uci::UciEngine;
     use deepchess_core::{Search, Weights};
     let shape = deepchess_core::Shape::distilled().with_utility(true).unwrap();
@@ -224,23 +228,41 @@ fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
     let slice = |search: Box<dyn Search>| slice_nodes(search.as_ref(), 2048);
     let choice = |mcts| SearchChoice { search: SearchKind::Scalar, mcts, fifty_scale: false };
     assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(false), 1)), 2048);
-    assert_eq!(slice(build(&Weights::DeepChess(net), choice(true), 1)), 64);
-    assert_eq!(slice(build(&Weights::AlphaZero(az_net(6, 64, 1)), choice(true), 1)), 3);
+    assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(true), 1)), 2048 / 36);
+    let convolutions = |blocks: u64, filters: u64| (2 * blocks + 2) * filters * filters * 9 * 64 / NODE_MULTIPLY_ADDS;
+    assert_eq!(convolutions(6, 64), 1_839);
+    assert_eq!(slice(build(&Weights::AlphaZero(az_net(6, 64, 1)), choice(true), 1)), 1);
     assert_eq!(slice(build(&Weights::AlphaZero(az_net(19, 256, 1)), choice(true), 1)), 1);
-    assert_eq!(slice(build(&Weights::AlphaZero(az_net(1, 8, 1)), choice(true), 1)), 1024);
+    assert_eq!(slice(build(&Weights::AlphaZero(az_net(1, 8, 1)), choice(true), 1)), 2048 / convolutions(1, 8));
+    assert_eq!(convolutions(1, 8), 8);
+
+    // The utility head's playouts cost what they evaluate: the start
+    // position and its 20 children, then a king with 3 moves and its
+    // children (the mean of 21 and 4).
+    let mut utility = UtilityEvaluator::new(net);
+    let mut priors = Vec::new();
+    let start = Chess::default();
+    utility.evaluate(&start, 0, &start.legal_moves(), &mut priors);
+    assert_eq!(utility.playout_cost(), 21);
+    let cornered: Chess =
+        "7k/8/8/8/8/8/8/K7 w - - 0 1".parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    let moves = cornered.legal_moves();
+    assert_eq!(moves.len(), 3);
+    utility.evaluate(&cornered, 0, &moves, &mut priors);
+    assert_eq!(utility.playout_cost(), (21 + 4) / 2);
 
     let mut engine = UciEngine::new(None);
     let mut out = Vec::new();
     engine.load_network(Ok(&az_net(6, 64, 2).to_bytes()), "shipped-size.dcaz", &mut |l| out.push(l.to_string()));
     engine.handle("position startpos", 0, &mut |l| out.push(l.to_string()));
     engine.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
-    for _ in 0..25 {
+    for _ in 0..100 {
         engine.think(2048, &|| 0, &mut |l| out.push(l.to_string()));
     }
     engine.handle("stop", 0, &mut |l| out.push(l.to_string()));
     assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
-    // 25 slices of three playouts (one of them ends early, at the line due
-    // at 64): the line at 64 playouts came, the one at 128 did not.
+    // 100 slices of one playout: the line at 64 playouts came, the one at
+    // 128 did not.
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
     assert_eq!(infos.len(), 1, "{out:?}");
     assert!(infos[0].contains(" nodes 64 "), "{out:?}");

@@ -52,6 +52,9 @@ enum Command {
 fn main() -> std::process::ExitCode {
     deepchess_trainer::allocator::keep_freed_memory();
     let cli = Cli::parse();
+    // Test builds only: the fail points named in `FAILPOINTS` (see Cargo.toml).
+    #[cfg(feature = "failpoints")]
+    let _failpoints = fail::FailScenario::setup();
     // `match` and `datagen` write to other engines' pipes; `uci` handles its own.
     if !matches!(cli.command, Command::Match(_) | Command::Datagen(_) | Command::Uci(_)) {
         deepchess_trainer::broken_pipe::end_quietly_when_nobody_reads();

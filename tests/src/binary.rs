@@ -29,12 +29,12 @@ fn profile_dir() -> PathBuf {
 pub fn deepchess() -> PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     // Built as `make test` builds the trainer's own tests (the Makefile's
-    // TRAINER_TEST: flex, MPI and wgpu), by `cargo test --no-run`: that
+    // TRAINER_TEST: flex, MPI, wgpu and the fail points), by `cargo test --no-run`: that
     // resolves features with the trainer's dev-dependencies, as its test run
     // does (a `cargo build` of the binary leaves some out, bitflags' `std`
     // among them, and so builds the whole wgpu stack a second time).
     PATH.get_or_init(|| {
-        let trainer = ["-p", "deepchess-trainer", "--no-default-features", "--features", "flex,mpi,wgpu"];
+        let trainer = ["-p", "deepchess-trainer", "--no-default-features", "--features", "flex,mpi,wgpu,failpoints"];
         build(&[&["test", "--no-run"][..], &trainer].concat(), "deepchess")
     })
     .clone()

@@ -105,7 +105,7 @@ fn missing_weights_file_is_a_clear_error() {
 /// The node counts of both searches over the bench positions at depth 2
 /// with the seeded reference network: a change to either search, its move
 /// ordering or the network's arithmetic moves them, and must say so here.
-/// The comparison search's was recorded before the search seam (issue 28)
+/// The comparison search's was recorded before the search seam
 /// and is unchanged by it; the scalar search's moved from 19,721 to 18,172
 /// with its *improving* flag and internal iterative reduction (70c9ab9).
 const BENCH_SIGNATURES: [(&str, u64); 2] = [("scalar", 18_172), ("comparison", 138_085)];

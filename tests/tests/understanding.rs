@@ -5,6 +5,7 @@
 use std::process::Command;
 
 use deepchess_core::Features;
+use deepchess_core::learned::{Activation, InputKind, LearnedLayer, LearnedNet, OutputKind};
 use deepchess_core::shakmaty::fen::Fen;
 use deepchess_core::shakmaty::san::San;
 use deepchess_core::shakmaty::{CastlingMode, Chess, Color, Position, Role, Square};
@@ -216,7 +217,9 @@ fn every_family_goes_through_epd_and_accuracy() {
         let expected =
             if weights.as_ref().is_some_and(|p| p.extension().unwrap() == "dcaz") { "mcts" } else { "scalar" };
         assert!(text.contains(&format!("search    : {expected}")), "{weights:?}: {text}");
-        assert!(text.contains("solved    : "), "{text}");
+        // Four mates in one and a move to avoid: at depth 2 every family
+        // finds them all.
+        assert!(text.contains("solved    : 5 / 5 (100.0%)"), "{weights:?}: {text}");
 
         let Some(path) = weights else { continue };
         let out = Command::new(deepchess())
@@ -243,4 +246,61 @@ fn every_family_goes_through_epd_and_accuracy() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A network that counts material and sees nothing else (pawn 1, knight
+/// and bishop 3, rook 5, queen 9; White's positive): its report is known
+/// before it runs. Every removal of a piece is seen, always (100%); every
+/// other change keeps the material, so every pair is a tie (50%, all ties).
+#[test]
+fn a_material_counter_gets_exactly_the_report_it_should() {
+    const VALUES: [f32; 6] = [1.0, 3.0, 3.0, 5.0, 9.0, 0.0];
+    let mut layer = LearnedLayer::zeros(768, 1, Activation::Identity);
+    for (i, weight) in layer.weights.iter_mut().enumerate() {
+        // The 768 piece bits: colour × 384 + role × 64 + square.
+        let (colour, role) = (i / 384, i % 384 / 64);
+        *weight = if colour == 0 { VALUES[role] } else { -VALUES[role] };
+    }
+    let net = LearnedNet::new(InputKind::Pieces768, vec![layer], OutputKind::Linear, 100.0, "material".into()).unwrap();
+    assert_eq!(net.white_value(&Chess::default()), 0.0);
+    assert_eq!(net.white_value(&position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")), 9.0, "White's pieces count for White");
+    assert_eq!(net.white_value(&position("4k2r/8/8/8/8/8/8/4K3 w - - 0 1")), -5.0, "Black's against");
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("material.dcsn");
+    std::fs::write(&weights, net.to_bytes()).unwrap();
+
+    let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/games.pgn");
+    let out = Command::new(deepchess())
+        .args(["eval", "understanding", "--pgn", pgn, "--weights"])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("positions: 30 from"), "{text}");
+    let mut judged = 0;
+    for feature in Feature::ALL {
+        let name = feature.name();
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name}: {text}"));
+        let cells: Vec<&str> = line[name.len()..].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        assert_eq!(cells.len(), 2, "{line}");
+        for cell in cells.into_iter().filter(|c| *c != "-") {
+            // "P% of N" or "P% of N, T ties".
+            let (percent, rest) = cell.split_once("% of ").unwrap_or_else(|| panic!("{line}"));
+            let (pairs, ties) = match rest.split_once(", ") {
+                Some((pairs, ties)) => (pairs, ties.strip_suffix(" ties").unwrap_or_else(|| panic!("{line}"))),
+                None => (rest, "0"),
+            };
+            let (pairs, ties): (usize, usize) = (pairs.parse().unwrap(), ties.parse().unwrap());
+            assert!(pairs > 0, "{line}");
+            if matches!(feature, Feature::Piece(_)) {
+                assert_eq!((percent, ties), ("100.0", 0), "{line}");
+            } else {
+                assert_eq!((percent, ties), ("50.0", pairs), "{line}");
+            }
+            judged += 1;
+        }
+    }
+    // Every piece line has pairs for both sides, and so do most others.
+    assert!(judged >= 18, "{text}");
 }

@@ -5,7 +5,7 @@ import { createEngine, parseInfo } from './engine.js';
 import { Game } from './game.js';
 import { openingAt } from './openings.js';
 import { BLUNDER, GLYPHS, JUDGED, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
-import { loadSession, makeLink, parseLink, saveSession } from './session.js';
+import { gameState, loadSession, makeLink, parseLink, restoreGame, saveSession } from './session.js';
 import { EngineStatus } from './status.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -1034,8 +1034,7 @@ $('#copy-pgn').addEventListener('click', () => {
 /** The page as the next visit should find it. */
 function session() {
   return {
-    pgn: game.pgn(),
-    path: game.path(),
+    ...gameState(game),
     player,
     orientation,
     mode,
@@ -1048,7 +1047,6 @@ function session() {
     watchBlack: $('#watch-black').value,
     clockChoice: $('#clock').value,
     clock: clock?.toJSON() ?? null,
-    end: game.end,
   };
 }
 
@@ -1065,12 +1063,7 @@ function choose(select, value) {
 
 /** Puts the last visit's game, side, pickers and tab back (its network once the engine is up); returns the tab. */
 function restore(saved) {
-  try {
-    game.loadPgn(saved.pgn);
-    game.followPath(Array.isArray(saved.path) ? saved.path : []);
-  } catch {
-    game.reset();
-  }
+  restoreGame(game, saved);
   const colour = (c) => (c === 'white' || c === 'black' ? c : 'white');
   player = colour(saved.player);
   orientation = colour(saved.orientation);
@@ -1082,7 +1075,6 @@ function restore(saved) {
   choose($('#clock'), saved.clockChoice);
   // The clock comes back stopped; it runs again for the side to move.
   if (saved.clock && $('#clock').value) clock = Clock.from(saved.clock);
-  if (saved.end?.result && saved.end?.reason) game.finish(String(saved.end.result), String(saved.end.reason));
   return ['play', 'analyse', 'watch'].includes(saved.mode) ? saved.mode : 'play';
 }
 

@@ -25,6 +25,27 @@ export function saveSession(session, storage = globalThis.localStorage) {
   }
 }
 
+/** The game's part of a session: its moves with their side lines (PGN), the cursor's path through them, and how it ended off the board. */
+export function gameState(game) {
+  return { pgn: game.pgn(), path: game.path(), end: game.end };
+}
+
+/**
+ * Puts a saved game (what `gameState` gave) back into `game`: the moves and side lines, the cursor,
+ * and how it ended. A game that cannot be read leaves `game` at the start; returns whether it came back.
+ */
+export function restoreGame(game, saved) {
+  try {
+    game.loadPgn(saved.pgn);
+    game.followPath(Array.isArray(saved.path) ? saved.path : []);
+  } catch {
+    game.reset();
+    return false;
+  }
+  if (saved.end?.result && saved.end?.reason) game.finish(String(saved.end.result), String(saved.end.reason));
+  return true;
+}
+
 /** What a link's fragment (`location.hash`) carries: `{ fen }`, `{ pgn }`, or null. */
 export function parseLink(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));

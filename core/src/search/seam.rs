@@ -111,7 +111,7 @@ pub struct HelperContext<'a> {
 /// its engine on any thread).
 ///
 /// Budgets are in the search's own nodes; [`node_cost`](Self::node_cost)
-/// says how many alpha-beta nodes' time one of them takes, so that a host's
+/// says how many alpha-beta nodes' work one of them is, so that a host's
 /// slices ([`step_for`]) take a few milliseconds whatever plays.
 pub trait Search: Send {
     /// Which search this is.
@@ -154,8 +154,9 @@ pub trait Search: Send {
     /// Resizes the caches and tables to `hash_mb` MiB (emptying them).
     fn resize(&mut self, _hash_mb: usize) {}
 
-    /// How many alpha-beta nodes' time one of this search's nodes takes (at
-    /// least one).
+    /// How many alpha-beta nodes' work one of this search's nodes is (at
+    /// least one), counted in network evaluations or multiply-adds, never
+    /// timed on one machine.
     fn node_cost(&self) -> u64 {
         1
     }

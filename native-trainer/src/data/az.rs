@@ -1,4 +1,4 @@
-//! The AlphaZero seed's training items (seed 004): a position's 22 input
+//! The AlphaZero reimplementation's training items: a position's 22 input
 //! planes with its policy and value targets, made from dataset records.
 //! Supervised training (`train az`), self-play and `eval az` share them; no
 //! burn here, so the CPU-only build's `eval az` has them too.

@@ -116,3 +116,47 @@ fn alphazero_self_play_generations_gate_log_resume_and_export() {
     assert!(AzNet::from_bytes(&trained).unwrap().description.contains("self-play: 2 epochs"));
     engine_plays(&std::fs::read(out.join(BEST_AZ_NETWORK)).unwrap_or(trained));
 }
+
+#[test]
+fn alphazero_self_play_targets_are_distributions_and_training_on_them_lowers_the_loss() {
+    use burn::optim::GradientsParams;
+    use deepchess_trainer::train::runner::tensors::fresh;
+    let Fixture { _turn, dir: _dir, data } = fixture(Some((greedy_pgn, 200)), every_position());
+    let config = preset::az(Preset::Smoke, true);
+    let learner = AzSelfPlayLearner::new(config.clone(), &data, DeviceChoice::Flex, true).unwrap().with_jobs(3);
+    let mut model = learner.init(false).unwrap();
+    let samples = learner.epoch(&model, 0, 0).unwrap();
+    assert_eq!(samples.len(), config.data.per_epoch);
+
+    // Each target is a distribution over the legal moves (the root's
+    // visits), and each result a game's: a win, a draw or a loss.
+    for sample in &samples {
+        let sum: f32 = sample.policy().iter().map(|p| p.1).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "π sums to {sum}");
+        assert!(sample.policy().iter().all(|(i, p)| *p >= 0.0 && sample.legal().contains(i)), "{:?}", sample.policy());
+        assert!([-1.0, 0.0, 1.0].contains(&sample.z()), "z {}", sample.z());
+    }
+
+    // One game at a time plays the same games: the same targets.
+    let single = AzSelfPlayLearner::new(config.clone(), &data, DeviceChoice::Flex, true).unwrap().with_jobs(1);
+    let again = single.epoch(&single.init(false).unwrap(), 0, 0).unwrap();
+    let targets = |s: &[deepchess_trainer::train::alphazero::supervised::Sample]| -> Vec<(Vec<(u16, f32)>, f32)> {
+        s.iter().map(|s| (s.policy().to_vec(), s.z())).collect()
+    };
+    assert!(targets(&samples) == targets(&again), "--jobs changed the games");
+
+    // A few optimizer steps on one batch of them lower its loss.
+    let batch = &samples[..256];
+    let phase = &learner.phases()[0];
+    let mut optim = phase.optim.init();
+    let loss_of = |model: &_| learner.loss(model, 0, batch).loss.into_scalar::<f32>();
+    let before = loss_of(&model);
+    for _ in 0..30 {
+        let loss = learner.loss(&model, 0, batch).loss;
+        let grads = GradientsParams::from_grads(loss.backward(), &model);
+        model = fresh(learner.constrain(optim.step(phase.optim.learning_rate, model, grads)));
+    }
+    let after = loss_of(&model);
+    println!("self-play batch loss {before} -> {after} after 30 steps");
+    assert!(after < 0.85 * before, "the loss went from {before} to {after}");
+}

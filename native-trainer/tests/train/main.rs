@@ -2,13 +2,15 @@
 //! first layer against a dense product, and each exported network against
 //! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
 //! ([`scalar`]), the AlphaZero seed's ([`alphazero`]) and the value network
-//! ([`value`]); built with wgpu too, every learner on wgpu against flex
+//! ([`value`]); a panic in a step ([`crash`], with the fail points); built with wgpu too, every learner on wgpu against flex
 //! (`wgpu.rs`, part of `make test`). One test binary:
 //! the tests that train take turns ([`TRAINING`]).
 
 #![cfg(feature = "flex")]
 
 mod alphazero;
+#[cfg(feature = "failpoints")]
+mod crash;
 mod deepchess;
 #[path = "../common/learnable.rs"]
 mod learnable;

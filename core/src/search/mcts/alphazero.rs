@@ -12,8 +12,11 @@ use crate::alphazero::planes::Planes;
 use crate::alphazero::policy::POLICY_SIZE;
 use crate::search::mcts::policy_value::PolicyValue;
 
-/// The AlphaZero network's multiply-adds in one alpha-beta node's time.
-pub const AZ_MULTIPLY_ADDS_PER_NODE: u64 = 51_200;
+/// One alpha-beta node's network arithmetic in multiply-adds, the unit of
+/// a playout's cost: the default network's (773 → 256 → 32 → 1, both
+/// colours) hidden layer, 2 × 256 × 32 + 32, and its accumulators' update,
+/// about three changed inputs × 256 × 2.
+pub const NODE_MULTIPLY_ADDS: u64 = 2 * 256 * 32 + 32 + 3 * 256 * 2;
 
 /// MCTS judged by an [`AzNet`].
 pub struct AzEvaluator {
@@ -41,15 +44,13 @@ impl AzEvaluator {
 }
 
 impl PolicyValue for AzEvaluator {
-    /// The network's convolutions' multiply-adds over
-    /// [`AZ_MULTIPLY_ADDS_PER_NODE`]: measured natively (the eleventh
-    /// session's AMD EPYC, one thread), a playout at 6 × 64 takes
-    /// 0.75–0.9 ms, an alpha-beta node about 1.4 µs.
+    /// The network's convolutions' multiply-adds in alpha-beta nodes'
+    /// arithmetic ([`NODE_MULTIPLY_ADDS`]): counted, not timed.
     fn playout_cost(&self) -> u64 {
         // The input, 2 per block and the policy head's 3 × 3 convolutions.
         let convolutions = (2 * self.net.blocks() + 2) as u64;
         let filters = self.net.filters() as u64;
-        (convolutions * filters * filters * 9 * 64 / AZ_MULTIPLY_ADDS_PER_NODE).max(1)
+        (convolutions * filters * filters * 9 * 64 / NODE_MULTIPLY_ADDS).max(1)
     }
 
     fn batches_on_device(&self) -> bool {

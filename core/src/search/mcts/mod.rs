@@ -13,7 +13,7 @@ pub mod search;
 pub mod tree;
 pub mod utility;
 
-pub use alphazero::{AZ_MULTIPLY_ADDS_PER_NODE, AzEvaluator};
+pub use alphazero::{AzEvaluator, NODE_MULTIPLY_ADDS};
 pub use policy_value::PolicyValue;
 pub use search::{MAX_TREE_NODES, MctsSearch, PLAYOUTS_PER_DEPTH};
 pub use tree::{Mcts, Puct, RootMove};

@@ -13,8 +13,9 @@ pub trait PolicyValue: Send {
     /// 12 and 13).
     fn evaluate(&mut self, pos: &Chess, repetitions: usize, moves: &[Move], priors: &mut Vec<f32>) -> f32;
 
-    /// How many alpha-beta nodes' time one evaluation takes (at least one),
-    /// so that a host's slices take a few milliseconds whatever judges.
+    /// How many alpha-beta nodes' work one evaluation is (at least one),
+    /// counted, not timed, so that a host's slices take a few milliseconds
+    /// whatever judges.
     fn playout_cost(&self) -> u64 {
         1
     }

@@ -16,8 +16,10 @@ use crate::search::mcts::search::MctsSearch;
 /// Centipawns per unit of `atanh(value)`.
 const VALUE_SCALE_CP: f32 = crate::arch::AZ_VALUE_SCALE_CP;
 
-/// An MCTS playout over the utility head, in alpha-beta nodes' time.
-const UTILITY_PLAYOUT_COST: u64 = 32;
+/// Network evaluations a playout is taken to make before any has been
+/// counted: the position and its children, about 35 legal moves in a
+/// middlegame (de Groot's count).
+const FIRST_PLAYOUT_EVALUATIONS: u64 = 36;
 
 /// Temperature of the priors' softmax, in centipawns.
 const PRIOR_TEMPERATURE_CP: f32 = 100.0;
@@ -25,13 +27,16 @@ const PRIOR_TEMPERATURE_CP: f32 = 100.0;
 /// The utility head as MCTS's [`PolicyValue`].
 pub struct UtilityEvaluator {
     net: Network,
+    /// Positions evaluated and playouts made so far: a playout's cost.
+    evaluations: u64,
+    playouts: u64,
 }
 
 impl UtilityEvaluator {
     /// Judges with `net`'s utility head (a network without one gives 0 and
     /// uniform priors).
     pub fn new(net: Network) -> UtilityEvaluator {
-        UtilityEvaluator { net }
+        UtilityEvaluator { net, evaluations: 0, playouts: 0 }
     }
 
     /// The network.
@@ -50,14 +55,16 @@ impl UtilityEvaluator {
 }
 
 impl PolicyValue for UtilityEvaluator {
-    /// A playout over the utility head takes about 32 alpha-beta nodes'
-    /// time (measured natively, the sixth session's AMD EPYC: an
-    /// alpha-beta node about 1.4 µs, a playout about 50 µs).
+    /// The network evaluations a playout makes, counted (the position and
+    /// each of its children: an alpha-beta node makes one): their mean so
+    /// far.
     fn playout_cost(&self) -> u64 {
-        UTILITY_PLAYOUT_COST
+        if self.playouts == 0 { FIRST_PLAYOUT_EVALUATIONS } else { (self.evaluations / self.playouts).max(1) }
     }
 
     fn evaluate(&mut self, pos: &Chess, _: usize, moves: &[Move], priors: &mut Vec<f32>) -> f32 {
+        self.playouts += 1;
+        self.evaluations += moves.len() as u64 + 1;
         // Each child's centipawns for the side choosing it, as logits.
         let logits: Vec<f32> = moves
             .iter()

@@ -43,13 +43,13 @@ pub enum Command {
     Siamese(SiameseArgs),
     /// Distill a trained Siamese run into the small shape.
     Distill(DistillArgs),
-    /// Herud–Mueller's deep belief network (seed 001): RBM pre-training, then one of three approaches.
+    /// Herud–Mueller's deep belief network: RBM pre-training, then one of three approaches.
     Dbn(DbnArgs),
-    /// Deep Pink (seed 003): a scalar evaluation from (position, played move, random move) triplets.
+    /// Deep Pink (Bernhardsson 2015): a scalar evaluation from (position, played move, random move) triplets.
     DeepPink(DeepPinkArgs),
-    /// NeuroChess (seed 002): TD(0) over self-play and expert games, optionally with EBNN's slopes.
+    /// NeuroChess (Thrun 1995): TD(0) over self-play and expert games, optionally with EBNN's slopes.
     Neurochess(NeuroChessArgs),
-    /// The AlphaZero seed's policy-and-value network (seed 004), by supervision or by self-play.
+    /// An AlphaZero reimplementation's policy-and-value network, by supervision or by self-play.
     Az(AzArgs),
     /// Fit a utility head (scalar evaluation) on a network's frozen tower.
     Utility(UtilityArgs),
@@ -233,8 +233,12 @@ pub struct AzArgs {
     /// Override the preset's gate games (0: accept every generation).
     #[arg(long)]
     gate_games: Option<usize>,
+    /// Self-play and gate games played at once, one thread each (default: the
+    /// machine's cores). Any count plays the same games.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
     /// `smoke` for tests, `quick` (6 × 64, AlphaZero's SGD) for this machine, `paper` (alias
-    /// `seed`: 19 × 256 with the seed's optimizers).
+    /// `seed`: 19 × 256 with the reimplementation's optimizers).
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Override the preset's residual blocks.
@@ -532,7 +536,14 @@ fn run_az(args: &AzArgs) -> anyhow::Result<()> {
     set(&mut config.model.blocks, args.blocks);
     set(&mut config.model.filters, args.filters);
     let rows = if args.self_play {
-        args.common.run.train(config, AzSelfPlayLearner::new)?
+        let jobs = args.jobs.map(|j| j as usize);
+        args.common.run.train(config, |config, data, device, quiet| {
+            let learner = AzSelfPlayLearner::new(config, data, device, quiet)?;
+            Ok(match jobs {
+                Some(jobs) => learner.with_jobs(jobs),
+                None => learner,
+            })
+        })?
     } else {
         args.common.run.train(config, AzLearner::new)?
     };

@@ -43,9 +43,6 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::run_dir::RunDir;
 
-/// Threads playing games at once.
-const GAME_THREADS: usize = 2;
-
 /// What carries over from one generation to the next.
 #[derive(Default)]
 struct State {
@@ -68,6 +65,8 @@ pub struct AzSelfPlayLearner {
     base: AzLearner,
     config: AzConfig,
     state: Mutex<State>,
+    /// Games played at once (threads), in self-play and gates.
+    jobs: usize,
 }
 
 /// The Elo difference of a score of `points` in `games` games, the score
@@ -77,10 +76,18 @@ pub fn elo_of(points: f64, games: f64) -> f64 {
 }
 
 impl AzSelfPlayLearner {
-    /// Opens the dataset directory `data` (for validation) for `config`.
+    /// Opens the dataset directory `data` (for validation) for `config`;
+    /// it plays as many games at once as the machine has cores.
     pub fn new(config: AzConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
         let base = AzLearner::new(config.clone(), data, device, quiet)?;
-        Ok(AzSelfPlayLearner { base, config, state: Mutex::new(State::default()) })
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Ok(AzSelfPlayLearner { base, config, state: Mutex::new(State::default()), jobs })
+    }
+
+    /// Plays `jobs` games at once (at least one). Each game is drawn from
+    /// its own number, so any count plays the same games.
+    pub fn with_jobs(self, jobs: usize) -> Self {
+        AzSelfPlayLearner { jobs: jobs.max(1), ..self }
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -164,7 +171,7 @@ impl Learner for AzSelfPlayLearner {
             state.accepted = Some(net.clone());
         }
         let seed = mix(self.config.data.seed, epoch as u64);
-        let games = games::self_play(&net, play.games, play, GAME_THREADS, seed)?;
+        let games = games::self_play(&net, play.games, play, self.jobs, seed)?;
         let mut results = [0usize; 3];
         let mut plies = 0;
         for game in games {
@@ -223,7 +230,7 @@ impl Learner for AzSelfPlayLearner {
                 &accepted,
                 play.gate_games,
                 play,
-                GAME_THREADS,
+                self.jobs,
                 mix(self.config.data.seed ^ 0x6a7e, generation as u64),
             )
         } else {

@@ -1,5 +1,5 @@
 //! `deepchess train az --supervised`: the AlphaZero seed's network trained
-//! on the games of a dataset (seed 004).
+//! on the games of a dataset.
 //!
 //! Each training item is one position of a game: its 22 input planes, the
 //! move played as the policy target, and the game's result for the side to

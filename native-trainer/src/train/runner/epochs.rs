@@ -22,6 +22,7 @@ use burn::optim::{GradientsParams, ModuleOptimizer};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cluster;
+use crate::train::runner::crash;
 use crate::train::runner::data_parallel;
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::learner::{Learner, Loss, Phase};
@@ -109,113 +110,131 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
     let (rank, ranks) = (cluster::rank(), cluster::size());
 
     let stop = done.saturating_add(options.max_epochs.unwrap_or(usize::MAX)).min(total);
-    for index in done..stop {
-        let (p, epoch) = locate(&phases, index);
-        let phase = &phases[p];
-        if epoch == 0 {
-            model = learner.begin_phase(model, p);
-            optim = None;
-        }
-        let optim = optim.get_or_insert_with(|| phase.optim.init());
-        // Rank 0's clock, so that every rank steps at the same rate.
-        trained = cluster::broadcast_u64((trained * 1000.0) as u64) as f64 / 1000.0;
-        let lr = phase.optim.lr(epoch, trained);
-
-        let items = learner.epoch(&model, p, epoch)?;
-        if ranks > 1 {
-            // Every rank must draw the same items: the learners' epochs are seeded.
-            let mut counts = [items.len() as f32, 1.0];
-            cluster::all_reduce_sum(&mut counts);
-            anyhow::ensure!(
-                counts[0] == items.len() as f32 * counts[1],
-                "rank {rank} drew {} items for epoch {}, other ranks a different number",
-                items.len(),
-                index + 1
-            );
-        }
-        let progress = ProgressBar::hidden();
-        if !options.quiet {
-            progress.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        progress.set_length(items.len() as u64);
-        progress.set_style(
-            ProgressStyle::with_template(&format!(
-                "{{prefix}} {{bar:30}} {{pos}}/{{len}} {} {{per_sec}} {{msg}}",
-                phase.unit
-            ))
-            .expect("a valid template"),
-        );
-        progress.set_prefix(format!("{} epoch {}/{}", phase.name, epoch + 1, phase.optim.epochs));
-        let start = Instant::now();
-        let (mut loss_sum, mut correct, mut seen) = (0f64, None::<usize>, 0usize);
-        let mut reducing = std::time::Duration::ZERO;
-        for batch in items.chunks(phase.optim.batch_size.max(1)) {
-            // This rank's share of the batch (all of it alone).
-            let share = &batch[cluster::share(batch.len(), rank, ranks)];
-            // The share's loss sum, correct count and whether the learner classifies.
-            let (grads, mut stats) = if share.is_empty() {
-                (None, [0.0; 3])
-            } else {
-                let Loss { loss, correct: right } = learner.loss(&model, p, share);
-                let grads = GradientsParams::from_grads(loss.backward(), &model);
-                let loss = loss.into_scalar::<f32>() * share.len() as f32;
-                (Some(grads), [loss, right.unwrap_or(0) as f32, f32::from(u8::from(right.is_some()))])
-            };
-            let reduce = Instant::now();
-            let weight = share.len() as f32 / batch.len() as f32;
-            let grads = data_parallel::all_reduce(&model, grads, weight, &mut stats);
-            reducing += reduce.elapsed();
-            loss_sum += f64::from(stats[0]);
-            // Fresh leaves after each step: see `fresh`.
-            model = fresh(learner.constrain(optim.step(lr, model, grads)));
-            if stats[2] > 0.0 {
-                *correct.get_or_insert(0) += stats[1] as usize;
+    // A panic (a backend's, after the device was chosen) ends the run with an
+    // error that names the intact checkpoint: see `crash`.
+    crash::install_hook();
+    crash::checkpointed(run.dir(), done);
+    let result = crash::guard(|| {
+        let (mut model, mut optim) = (model, optim);
+        for index in done..stop {
+            let (p, epoch) = locate(&phases, index);
+            let phase = &phases[p];
+            if epoch == 0 {
+                model = learner.begin_phase(model, p);
+                optim = None;
             }
-            seen += batch.len();
-            progress.inc(batch.len() as u64);
-            let accuracy = correct.map_or_else(String::new, |c| format!(" acc {:.3}", c as f64 / seen as f64));
-            progress.set_message(format!("loss {:.5}{accuracy}", loss_sum / seen as f64));
-        }
-        let seconds = start.elapsed().as_secs_f64();
-        trained += seconds;
-        progress.finish_and_clear();
+            let optim = optim.get_or_insert_with(|| phase.optim.init());
+            // Rank 0's clock, so that every rank steps at the same rate.
+            trained = cluster::broadcast_u64((trained * 1000.0) as u64) as f64 / 1000.0;
+            let lr = phase.optim.lr(epoch, trained);
 
-        // Rank 0 validates the phase's model before the phase ends.
-        let validation = if root { Some(learner.validate(&model, p, !options.quiet)?) } else { None };
-        if epoch + 1 == phase.optim.epochs {
-            model = learner.end_phase(model, p);
-        }
-        // Rank 0's weights again, in case the ranks' float sums ever differ.
-        model = data_parallel::sync_module(model);
-        let Some(validation) = validation else {
-            continue;
-        };
-        let row = EpochRow {
-            epoch: index + 1,
-            phase: p + 1,
-            lr,
-            train_loss: loss_sum / seen.max(1) as f64,
-            train_accuracy: correct.map(|c| c as f64 / seen.max(1) as f64),
-            val_loss: validation.loss,
-            val_accuracy: validation.accuracy,
-            items_per_second: seen as f64 / seconds.max(1e-9),
-        };
-        if !options.quiet {
-            let detail = validation.detail.map_or_else(String::new, |d| format!("  ({d})"));
-            let ranks = if ranks > 1 {
-                format!("  ({ranks} ranks; all-reduce {:.0}% of the epoch)", 100.0 * reducing.as_secs_f64() / seconds)
-            } else {
-                String::new()
+            let items = learner.epoch(&model, p, epoch)?;
+            if ranks > 1 {
+                // Every rank must draw the same items: the learners' epochs are seeded.
+                let mut counts = [items.len() as f32, 1.0];
+                cluster::all_reduce_sum(&mut counts);
+                anyhow::ensure!(
+                    counts[0] == items.len() as f32 * counts[1],
+                    "rank {rank} drew {} items for epoch {}, other ranks a different number",
+                    items.len(),
+                    index + 1
+                );
+            }
+            let progress = ProgressBar::hidden();
+            if !options.quiet {
+                progress.set_draw_target(ProgressDrawTarget::stderr());
+            }
+            progress.set_length(items.len() as u64);
+            progress.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{prefix}} {{bar:30}} {{pos}}/{{len}} {} {{per_sec}} {{msg}}",
+                    phase.unit
+                ))
+                .expect("a valid template"),
+            );
+            progress.set_prefix(format!("{} epoch {}/{}", phase.name, epoch + 1, phase.optim.epochs));
+            let start = Instant::now();
+            let (mut loss_sum, mut correct, mut seen) = (0f64, None::<usize>, 0usize);
+            let mut reducing = std::time::Duration::ZERO;
+            for batch in items.chunks(phase.optim.batch_size.max(1)) {
+                // `FAILPOINTS=train-step=…` makes a step panic where a backend's
+                // would (the test of `crash`; a no-op without the feature).
+                #[cfg(feature = "failpoints")]
+                fail::fail_point!("train-step");
+                // This rank's share of the batch (all of it alone).
+                let share = &batch[cluster::share(batch.len(), rank, ranks)];
+                // The share's loss sum, correct count and whether the learner classifies.
+                let (grads, mut stats) = if share.is_empty() {
+                    (None, [0.0; 3])
+                } else {
+                    let Loss { loss, correct: right } = learner.loss(&model, p, share);
+                    let grads = GradientsParams::from_grads(loss.backward(), &model);
+                    let loss = loss.into_scalar::<f32>() * share.len() as f32;
+                    (Some(grads), [loss, right.unwrap_or(0) as f32, f32::from(u8::from(right.is_some()))])
+                };
+                let reduce = Instant::now();
+                let weight = share.len() as f32 / batch.len() as f32;
+                let grads = data_parallel::all_reduce(&model, grads, weight, &mut stats);
+                reducing += reduce.elapsed();
+                loss_sum += f64::from(stats[0]);
+                // Fresh leaves after each step: see `fresh`.
+                model = fresh(learner.constrain(optim.step(lr, model, grads)));
+                if stats[2] > 0.0 {
+                    *correct.get_or_insert(0) += stats[1] as usize;
+                }
+                seen += batch.len();
+                progress.inc(batch.len() as u64);
+                let accuracy = correct.map_or_else(String::new, |c| format!(" acc {:.3}", c as f64 / seen as f64));
+                progress.set_message(format!("loss {:.5}{accuracy}", loss_sum / seen as f64));
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            trained += seconds;
+            progress.finish_and_clear();
+
+            // Rank 0 validates the phase's model before the phase ends.
+            let validation = if root { Some(learner.validate(&model, p, !options.quiet)?) } else { None };
+            if epoch + 1 == phase.optim.epochs {
+                model = learner.end_phase(model, p);
+            }
+            // Rank 0's weights again, in case the ranks' float sums ever differ.
+            model = data_parallel::sync_module(model);
+            let Some(validation) = validation else {
+                continue;
             };
-            eprintln!("{} epoch {}: {}{detail}{ranks}", phase.name, epoch + 1, row.csv_row());
+            let row = EpochRow {
+                epoch: index + 1,
+                phase: p + 1,
+                lr,
+                train_loss: loss_sum / seen.max(1) as f64,
+                train_accuracy: correct.map(|c| c as f64 / seen.max(1) as f64),
+                val_loss: validation.loss,
+                val_accuracy: validation.accuracy,
+                items_per_second: seen as f64 / seconds.max(1e-9),
+            };
+            if !options.quiet {
+                let detail = validation.detail.map_or_else(String::new, |d| format!("  ({d})"));
+                let ranks = if ranks > 1 {
+                    format!(
+                        "  ({ranks} ranks; all-reduce {:.0}% of the epoch)",
+                        100.0 * reducing.as_secs_f64() / seconds
+                    )
+                } else {
+                    String::new()
+                };
+                eprintln!("{} epoch {}: {}{detail}{ranks}", phase.name, epoch + 1, row.csv_row());
+            }
+            rows.push(row);
+            run.save_module("model", &model)?;
+            run.save_optimizer("optimizer", optim)?;
+            learner.save(run, &model, &rows)?;
+            metrics::write(run.dir(), &rows, learner.loss_name())?;
+            run.set_state(serde_json::json!({ "epochs_done": rows.len(), "train_seconds": trained }))?;
+            crash::checkpointed(run.dir(), index + 1);
         }
-        rows.push(row);
-        run.save_module("model", &model)?;
-        run.save_optimizer("optimizer", optim)?;
-        learner.save(run, &model, &rows)?;
-        metrics::write(run.dir(), &rows, learner.loss_name())?;
-        run.set_state(serde_json::json!({ "epochs_done": rows.len(), "train_seconds": trained }))?;
-    }
+        Ok(())
+    });
+    crash::finished();
+    result?;
     Ok(rows)
 }
 

@@ -1,7 +1,8 @@
 //! What every learner shares: the epoch runner ([`epochs`]) over the one
 //! [`learner::Learner`] trait, the run directory ([`run_dir`]), the metrics
 //! table and plot ([`metrics`]), the optimizer ([`optim`]), the shared
-//! configuration sections ([`config`]), the device ([`device`]) and, with
+//! configuration sections ([`config`]), what a panic during training leaves
+//! ([`crash`]), the device ([`device`]) and, with
 //! wgpu, the adapters it is chosen from (`adapters`), batches and
 //! inputs ([`batch`], [`inputs`]), training on several MPI ranks
 //! ([`data_parallel`]), the presets ([`preset`]) and the tensor
@@ -11,6 +12,7 @@
 pub mod adapters;
 pub mod batch;
 pub mod config;
+pub mod crash;
 pub mod data_parallel;
 pub mod device;
 pub mod epochs;

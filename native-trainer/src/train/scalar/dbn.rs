@@ -1,4 +1,4 @@
-//! `deepchess train dbn`: Herud and Mueller's deep belief network (seed 001).
+//! `deepchess train dbn`: Herud and Mueller's deep belief network.
 //!
 //! 772 inputs (the 768 piece bits and the 4 castling rights, no side to
 //! move), hidden layers of [`Units`]: sigmoid (`quick`), or ReLU as the

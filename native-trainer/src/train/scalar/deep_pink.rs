@@ -1,4 +1,4 @@
-//! `deepchess train deep-pink`: Deep Pink's evaluation (seed 003).
+//! `deepchess train deep-pink`: Deep Pink's evaluation (Bernhardsson 2015).
 //!
 //! Triplets from games: a position `p`, the position `q` after the move
 //! actually played, and `r` after a random other legal move. Each position

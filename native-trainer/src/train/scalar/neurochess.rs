@@ -1,4 +1,4 @@
-//! `deepchess train neurochess`: NeuroChess's evaluation (seed 002; Thrun,
+//! `deepchess train neurochess`: NeuroChess's evaluation (Thrun,
 //! *Learning to Play the Game of Chess*, NIPS 1995).
 //!
 //! An evaluation network `V` (768 inputs from the side to move, hidden ReLU
