@@ -59,7 +59,7 @@ impl PolicyValue for UtilityEvaluator {
     /// each of its children: an alpha-beta node makes one): their mean so
     /// far.
     fn playout_cost(&self) -> u64 {
-        if self.playouts == 0 { FIRST_PLAYOUT_EVALUATIONS } else { (self.evaluations / self.playouts).max(1) }
+        self.evaluations.checked_div(self.playouts).map_or(FIRST_PLAYOUT_EVALUATIONS, |cost| cost.max(1))
     }
 
     fn evaluate(&mut self, pos: &Chess, _: usize, moves: &[Move], priors: &mut Vec<f32>) -> f32 {
