@@ -142,3 +142,18 @@ fn anchors_follow_githubs_rule() {
     assert_eq!(targets(&prose("see [a](b.md#c) and [d](<e f.md>) `[x](y)`")[0]), ["b.md#c", "e"]);
     assert_eq!(prose("see `[x](y)` [a](b)")[0], "see  [a](b)");
 }
+
+/// The README's two commands are the Makefile's targets, and `make test`
+/// is what CI runs.
+#[test]
+fn the_readmes_two_commands_are_the_ones_ci_and_the_makefile_run() {
+    let root = repository();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let makefile = std::fs::read_to_string(root.join("Makefile")).unwrap();
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    for target in ["serve", "test"] {
+        assert!(readme.lines().any(|l| l.starts_with(&format!("make {target} "))), "README: make {target}");
+        assert!(makefile.lines().any(|l| l.starts_with(&format!("{target}:"))), "Makefile: {target}");
+    }
+    assert_eq!(ci.lines().filter(|l| !l.trim().is_empty()).next_back(), Some("make test"), "{ci}");
+}
