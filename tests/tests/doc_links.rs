@@ -155,5 +155,5 @@ fn the_readmes_two_commands_are_the_ones_ci_and_the_makefile_run() {
         assert!(readme.lines().any(|l| l.starts_with(&format!("make {target} "))), "README: make {target}");
         assert!(makefile.lines().any(|l| l.starts_with(&format!("{target}:"))), "Makefile: {target}");
     }
-    assert_eq!(ci.lines().filter(|l| !l.trim().is_empty()).next_back(), Some("make test"), "{ci}");
+    assert_eq!(ci.lines().rfind(|l| !l.trim().is_empty()), Some("make test"), "{ci}");
 }
