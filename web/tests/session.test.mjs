@@ -47,6 +47,9 @@ function tree(game) {
   return nodes;
 }
 
+/** What a player sees of a game: its tree, the cursor, the cursor's line, the position and how it ended. */
+const snapshot = (game) => ({ tree: tree(game), path: game.path(), moves: game.moves.map((m) => m.san), fen: game.fen, end: game.end });
+
 test('a saved game comes back move by move: side lines, comments, the cursor and how it ended', () => {
   const game = new Game();
   for (const uci of ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5', 'a7a6']) assert.ok(game.play(uci));
@@ -57,17 +60,14 @@ test('a saved game comes back move by move: side lines, comments, the cursor and
   game.line[5].nags = [3];
   game.go(5); // the cursor on 3. Bc4, in the side line
   game.finish('0-1', 'White resigned');
-  const before = { tree: tree(game), path: game.path(), moves: game.moves.map((m) => m.san), fen: game.fen, end: game.end };
+  const before = snapshot(game);
   assert.deepEqual(before.moves, ['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Bc5'], 'the cursor\'s line goes on past it');
 
   const storage = fakeStorage();
   saveSession({ ...gameState(game), side: 'white' }, storage);
   const restored = new Game();
   assert.equal(restoreGame(restored, loadSession(storage)), true);
-  assert.deepEqual(
-    { tree: tree(restored), path: restored.path(), moves: restored.moves.map((m) => m.san), fen: restored.fen, end: restored.end },
-    before,
-  );
+  assert.deepEqual(snapshot(restored), before);
   assert.equal(restored.ply, 5);
   assert.deepEqual(restored.mainline().slice(1).map((n) => n.move.san), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6']);
 });

@@ -2,9 +2,10 @@
 //! first layer against a dense product, and each exported network against
 //! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
 //! ([`scalar`]), the AlphaZero seed's ([`alphazero`]) and the value network
-//! ([`value`]); a panic in a step ([`crash`], with the fail points); built with wgpu too, every learner on wgpu against flex
-//! (`wgpu.rs`, part of `make test`). One test binary:
-//! the tests that train take turns ([`TRAINING`]).
+//! ([`value`]); a panic in a step ([`crash`], with the fail points); built
+//! with wgpu too, every learner on wgpu against flex (`wgpu.rs`, part of
+//! `make test`). One test binary: the tests that train take turns
+//! ([`TRAINING`]).
 
 #![cfg(feature = "flex")]
 

@@ -35,9 +35,14 @@ pub fn finished() {
     *RUN.lock().unwrap_or_else(|e| e.into_inner()) = None;
 }
 
+/// The run [`checkpointed`] last named, if it has not finished.
+fn current() -> Option<(PathBuf, usize)> {
+    RUN.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// What a panic in epoch `epochs_done + 1` of the run in `dir` leaves: the
 /// sentence both ways print.
-pub fn message(dir: &Path, epochs_done: usize, panic: &str) -> String {
+fn message(dir: &Path, epochs_done: usize, panic: &str) -> String {
     let saved = if epochs_done == 0 {
         String::from("no epoch had completed, so nothing was saved; start the run again")
     } else {
@@ -52,7 +57,7 @@ pub fn message(dir: &Path, epochs_done: usize, panic: &str) -> String {
 }
 
 /// The text of a panic's payload.
-pub fn payload_text(payload: &(dyn Any + Send)) -> String {
+fn payload_text(payload: &(dyn Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_string()
     } else if let Some(text) = payload.downcast_ref::<String>() {
@@ -64,32 +69,30 @@ pub fn payload_text(payload: &(dyn Any + Send)) -> String {
 
 /// Installs, once, a panic hook that runs the previous one (the panic's own
 /// message and location) and then, where panics abort and a run is under
-/// way, says what [`message`] says.
+/// way, says what `message` says.
 pub fn install_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             previous(info);
-            if cfg!(panic = "abort") {
-                let run = RUN.lock().map(|r| r.clone()).unwrap_or_else(|e| e.into_inner().clone());
-                if let Some((dir, done)) = run {
-                    eprintln!("error: {}", message(&dir, done, &payload_text(info.payload())));
-                }
+            if cfg!(panic = "abort")
+                && let Some((dir, done)) = current()
+            {
+                eprintln!("error: {}", message(&dir, done, &payload_text(info.payload())));
             }
         }));
     });
 }
 
 /// Runs the epochs (`body`) of the run last named by [`checkpointed`]: a
-/// panic inside them becomes an error that says what [`message`] says.
+/// panic inside them becomes an error that says what `message` says.
 pub fn guard<T>(body: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(result) => result,
         Err(payload) => {
             let panic = payload_text(payload.as_ref());
-            let run = RUN.lock().map(|r| r.clone()).unwrap_or_else(|e| e.into_inner().clone());
-            Err(match run {
+            Err(match current() {
                 Some((dir, done)) => anyhow::anyhow!(message(&dir, done, &panic)),
                 None => anyhow::anyhow!("training stopped by a panic: {panic}"),
             })
