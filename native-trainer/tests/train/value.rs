@@ -141,3 +141,42 @@ fn source_weights_set_each_inputs_share_of_the_draws() {
     assert!(unknown.contains("masters") && unknown.contains("selfplay.pgn"), "{unknown}");
     assert!(share(&["games=0", "selfplay=0"]).is_err());
 }
+
+#[test]
+fn without_a_won_and_a_lost_game_held_out_there_is_no_pair_accuracy() {
+    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    learnable_pgn(&pgn, 300);
+    let data = dir.path().join("data");
+    let sampling = Sampling { all_positions: true, include_draws: true, ..Sampling::default() };
+    let options = BuildOptions {
+        pgn: vec![pgn.clone()],
+        out: data.clone(),
+        filter: data::GameFilter::default(),
+        sampling,
+        held_out: HeldOut::Permille(150),
+    };
+    data::build(&options, true).unwrap();
+    // The held-out games' Black wins made draws (the split is by game, so it
+    // stays): no (W, L) pair can be drawn from them.
+    let held_out: std::collections::HashSet<u32> =
+        Dataset::open(&data.join("val.bin")).unwrap().records().iter().map(Record::game).collect();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games: Vec<String> = text
+        .split("[Event ")
+        .skip(1)
+        .enumerate()
+        .map(|(i, game)| {
+            let game = format!("[Event {game}");
+            if held_out.contains(&(i as u32)) { game.replace("0-1", "1/2-1/2") } else { game }
+        })
+        .collect();
+    assert!(games.iter().enumerate().any(|(i, g)| !held_out.contains(&(i as u32)) && g.contains("0-1")));
+    std::fs::write(&pgn, games.concat()).unwrap();
+    data::build(&options, true).unwrap();
+    let rows = train(smoke_config(1), &data, &dir.path().join("run"), &FRESH, ValueLearner::new);
+    // No accuracy rather than an accuracy of 0; the loss is still measured.
+    assert_eq!(rows[0].val_accuracy, None, "{rows:?}");
+    assert!(rows[0].val_loss.is_finite() && rows[0].val_loss > 0.0, "{rows:?}");
+}

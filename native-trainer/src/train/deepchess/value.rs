@@ -216,6 +216,11 @@ impl Learner for ValueLearner {
             sum += f64::from(tensor_values(loss)[0]) * chunk.len() as f64;
         }
         let loss = sum / self.val_positions.len().max(1) as f64;
+        // Pairs need a won and a lost game among the held-out ones; without
+        // them there is no accuracy to report, not an accuracy of 0.
+        if self.val_pairs.is_empty() {
+            return Ok(Validation { loss, accuracy: None, detail: None });
+        }
         let float = self.float(model);
         let accuracy =
             accuracy::value_accuracy(&self.val_pairs, |i| accuracy::float_value(&float, self.val_encoded.features(i)));
@@ -232,10 +237,13 @@ impl Learner for ValueLearner {
 
     fn save(&self, run: &RunDir, model: &ValueNet, rows: &[EpochRow]) -> anyhow::Result<()> {
         let mut float = self.float(model);
-        let val_accuracy = |r: &EpochRow| r.val_accuracy.unwrap_or(0.0);
+        let val_accuracy = rows
+            .last()
+            .and_then(|r| r.val_accuracy)
+            .map_or_else(|| "none (no held-out pairs)".to_owned(), |a| format!("{a:.4}"));
         float.description = format!(
             "DeepChess value network {:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
-             (λ = {}, s = {} cp){}; {} epochs of {} positions; validation pair accuracy {:.4}",
+             (λ = {}, s = {} cp){}; {} epochs of {} positions; validation pair accuracy {}",
             self.config.tower,
             self.config.target.lambda,
             self.config.target.eval_scale_cp,
@@ -247,7 +255,7 @@ impl Learner for ValueLearner {
             },
             rows.len(),
             self.config.data.per_epoch,
-            rows.last().map_or(0.0, val_accuracy)
+            val_accuracy
         );
         // The epoch with the lowest validation loss is kept as best.dcnf.
         run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, |r| Some(-r.val_loss)))

@@ -1,0 +1,82 @@
+//! `deepchess train bench`: training speed of a learner's steps on generated positions.
+
+use deepchess_core::Shape;
+
+use super::ShapeArgs;
+
+use crate::train::deepchess::speed::{self, BenchLearner, SpeedOptions};
+use crate::train::runner::device::{self, DeviceChoice};
+use crate::train::runner::preset::{self, Preset};
+
+/// Arguments of `train bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    #[arg(long, default_value = "auto", help = device::HELP)]
+    device: DeviceChoice,
+    /// Whose steps to time: `siamese` (pairs; any shape), `value` (positions; the tower of
+    /// `--tower`, 773,256,32 by default) or `az` (positions; `--blocks` × `--filters`).
+    #[arg(long, value_enum, default_value = "siamese")]
+    learner: BenchLearner,
+    #[command(flatten)]
+    shape: ShapeArgs,
+    /// The AlphaZero network's residual blocks (`--learner az`).
+    #[arg(long, default_value_t = 6)]
+    blocks: usize,
+    /// The AlphaZero network's filters (`--learner az`).
+    #[arg(long, default_value_t = 64)]
+    filters: usize,
+    /// Items (pairs or positions) per step.
+    #[arg(long, default_value_t = 1024)]
+    batch_size: usize,
+    /// Timed steps.
+    #[arg(long, default_value_t = 40)]
+    steps: usize,
+    /// Untimed steps before them.
+    #[arg(long, default_value_t = 5)]
+    warmup: usize,
+    /// Seed of the positions, pairs and weights.
+    #[arg(long, default_value_t = 2016)]
+    seed: u64,
+}
+
+pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let shape = match (args.shape.shape()?, args.learner) {
+        (Some(shape), _) => shape,
+        (None, BenchLearner::Value) => preset::value(Preset::Quick).shape()?,
+        (None, _) => Shape::distilled(),
+    };
+    let (device, device_name) = device::select(args.device)?;
+    let options = SpeedOptions {
+        learner: args.learner,
+        shape: shape.clone(),
+        az_size: (args.blocks, args.filters),
+        batch_size: args.batch_size,
+        steps: args.steps,
+        warmup: args.warmup,
+        positions: 20_000,
+        seed: args.seed,
+    };
+    let speed = speed::measure(&options, &device);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let unit = args.learner.unit();
+    println!("device            : {device_name}");
+    println!("cpu threads       : {threads}");
+    match args.learner {
+        BenchLearner::Siamese => println!("network           : siamese {:?} + {:?}", shape.tower(), shape.head()),
+        BenchLearner::Value => println!("network           : value {:?} + utility", shape.tower()),
+        BenchLearner::Az => println!("network           : az {} blocks × {} filters", args.blocks, args.filters),
+    }
+    println!("batch             : {} {unit}", args.batch_size);
+    println!("steps             : {} timed, {} warm-up", args.steps, args.warmup);
+    println!("time              : {:.2} s (last loss {:.4})", speed.seconds, speed.loss);
+    if let Some(host) = speed.host_seconds {
+        let steps = args.steps.max(1) as f64;
+        println!(
+            "per step          : {:.2} ms building the batch on the host, {:.2} ms the rest",
+            1000.0 * host / steps,
+            1000.0 * (speed.seconds - host) / steps
+        );
+    }
+    println!("{:<18}: {:.0}", format!("{unit}/s"), speed.items_per_second());
+    Ok(())
+}
