@@ -12,12 +12,18 @@ The ratings are a maximum-likelihood fit of `Elo = a + b * log2(seconds per
 move)` over every game (a draw is half a win and half a loss), so each level
 borrows strength from the others; a level's own result is printed beside it.
 The 95% intervals are profile-likelihood intervals of the fitted line at that
-time. Needs python-chess (`pip install chess`).
+time. A level named `dN` searched to depth N, `mtN` for N ms a move.
 
-    python3 scripts/ladder_fit.py --time d3=0.000645 ladder-*.pgn
+`--json FILE` writes the fit for the site: each level's UCI `go` command, its
+fitted rating and interval and its games. `web/build.mjs` builds the site's
+Strength menu from `web/strength-levels.json`, so the labels are this fit's.
+Needs python-chess (`pip install chess`).
+
+    python3 scripts/ladder_fit.py --time d3=0.000645 ladder-*.pgn --json web/strength-levels.json
 """
 
 import argparse
+import json
 import math
 import re
 import sys
@@ -55,11 +61,22 @@ def level_of(path, times):
     return name, anchor, wins, draws, losses, seconds
 
 
+def go_command(name):
+    """The UCI `go` command of a level named `dN` (depth N) or `mtN` (N ms a move)."""
+    found = re.fullmatch(r"(d|mt)(\d+)", name)
+    if not found:
+        sys.exit(f"level {name}: expected dN (depth N) or mtN (N ms a move)")
+    kind, n = found.groups()
+    return f"go depth {n}" if kind == "d" else f"go movetime {n}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgns", nargs="+")
     parser.add_argument("--time", action="append", default=[], help="LEVEL=SECONDS per move")
     parser.add_argument("--at", type=float, action="append", default=[], help="also rate this time per move")
+    parser.add_argument("--json", help="write the levels' fitted ratings here (web/strength-levels.json)")
+    parser.add_argument("--anchor", default="Stockfish 15.1, UCI_LimitStrength, 10+0.1", help="what the anchors are")
     args = parser.parse_args()
     times = {k: float(v) for k, v in (t.split("=", 1) for t in args.time)}
     levels = sorted((level_of(p, times) for p in args.pgns), key=lambda level: level[5])
@@ -94,6 +111,23 @@ def main():
     for t in args.at:
         fit, low, high = rating(t)
         print(f"{t} s a move: fitted {fit:.0f} (95%: {low:.0f} to {high:.0f})")
+    if args.json:
+        out = {
+            "anchor": args.anchor,
+            "fit": {"a": a, "b": b, "games": games},
+            "levels": [],
+        }
+        for name, anchor, w, d, l, t in levels:
+            fit, low, high = rating(t)
+            out["levels"].append({
+                "level": name, "go": go_command(name), "seconds": round(t, 6),
+                "elo": round(fit), "low": round(low), "high": round(high),
+                "against": anchor, "wins": w, "draws": d, "losses": l,
+            })
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+            f.write("\n")
+        print(f"wrote {args.json}")
 
 
 if __name__ == "__main__":

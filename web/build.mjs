@@ -3,6 +3,7 @@
 // - bundles the app, the embedding example and the engine API with esbuild
 //   (chessground and chessops from npm are vendored into the bundles);
 // - copies the engine worker and the wasm-bindgen output (`make wasm-web`);
+// - fills the page's Strength menu from strength-levels.json (the fitted ladder);
 // - writes the service worker with the list of every file and a version hash.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { strengthMenu } from './strength.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const arg = (name, fallback) => {
@@ -55,7 +57,10 @@ const css = ['chessground.base.css', 'chessground.brown.css', 'chessground.cburn
 const minified = await esbuild.transform(css, { loader: 'css', minify: true });
 writeFileSync(join(out, 'app.css'), minified.code);
 
-for (const file of ['index.html', 'embed-example.html', 'manifest.webmanifest', 'icon.svg']) {
+// The Strength menu's levels and ratings: the fitted ladder (scripts/ladder_fit.py --json).
+const ladder = JSON.parse(readFileSync(join(here, 'strength-levels.json'), 'utf8'));
+writeFileSync(join(out, 'index.html'), strengthMenu(readFileSync(join(here, 'index.html'), 'utf8'), ladder));
+for (const file of ['embed-example.html', 'manifest.webmanifest', 'icon.svg']) {
   copyFileSync(join(here, file), join(out, file));
 }
 for (const file of ['worker.js', 'helper.js']) copyFileSync(join(here, 'engine', file), join(out, 'engine', file));

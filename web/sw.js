@@ -6,7 +6,7 @@
 // the first visit and a visitor downloads one build, not three. A new build has a
 // new VERSION, and activating it deletes the old versions' caches (never the
 // engine worker's store of downloaded networks, which is keyed by content).
-// Networks (`.dcnn`, the learners' `.dcsn`, the AlphaZero seed's `.dcaz`) pass through: the worker caches them itself.
+// Networks (`.dcnn`, the learners' `.dcsn`, the AlphaZero reimplementation's `.dcaz`) pass through: the worker caches them itself.
 // Every response it serves carries the COOP and COEP headers, so that on a
 // static host that cannot send them the page is still cross-origin isolated
 // (shared memory, so threads) once the service worker controls it.

@@ -210,10 +210,10 @@ pub const AZ_PLANES: usize = 22;
 /// Hidden width of the AlphaZero value head (`64 → 256 → 1`).
 pub const AZ_VALUE_HIDDEN: usize = 256;
 
-/// Most residual blocks an AlphaZero network file may have (the seed's is 19).
+/// Most residual blocks an AlphaZero network file may have (the reimplementation's is 19).
 pub const AZ_MAX_BLOCKS: usize = 40;
 
-/// Most filters an AlphaZero network file may have (the seed's is 256).
+/// Most filters an AlphaZero network file may have (the reimplementation's is 256).
 pub const AZ_MAX_FILTERS: usize = 512;
 
 /// Centipawns per unit of `atanh(value)` when an AlphaZero value is printed

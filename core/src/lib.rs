@@ -16,7 +16,7 @@
 //! - the float reference network ([`FloatNetwork`]) that tests and the
 //!   trainer's export use;
 //! - the other families: the learners' scalar networks ([`learned`]) and
-//!   the AlphaZero seed's ([`alphazero`]);
+//!   the AlphaZero reimplementation's ([`alphazero`]);
 //! - one entry for any weights file ([`Weights::from_bytes`]) over the
 //!   shared header ([`file`]);
 //! - the [`search`]es behind one seam ([`Search`], built by

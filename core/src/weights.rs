@@ -27,7 +27,7 @@ pub enum Family {
     /// A learner's scalar network (`.dcsn`): Deep Pink, the DBN,
     /// NeuroChess.
     Learned,
-    /// The AlphaZero seed's policy-value network (`.dcaz`).
+    /// The AlphaZero reimplementation's policy-value network (`.dcaz`).
     AlphaZero,
 }
 
@@ -75,7 +75,7 @@ pub enum Weights {
     DeepChess(Network),
     /// A learner's network.
     Learned(LearnedNet),
-    /// The AlphaZero seed's network.
+    /// The AlphaZero reimplementation's network.
     AlphaZero(AzNet),
 }
 

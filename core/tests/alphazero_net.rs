@@ -214,7 +214,7 @@ fn the_uci_engine_loads_and_plays_an_alphazero_network_by_mcts() {
 /// milliseconds, not seconds: over the utility head a playout costs the
 /// positions it evaluates (36 before any is counted), with the AlphaZero
 /// network its convolutions' multiply-adds over an alpha-beta node's
-/// (one playout a slice at the shipped 6 × 64 and the seed's 19 × 256, 256
+/// (one playout a slice at the shipped 6 × 64 and the reimplementation's 19 × 256, 256
 /// at the tests' 1 × 8); and a `go infinite` slice searches no more.
 #[test]
 fn a_slice_is_a_few_playouts_with_the_alphazero_network() {

@@ -32,12 +32,12 @@ enum Command {
     /// itself at a fixed node count, each move with its score (zstd PGN, resumable).
     Datagen(datagen::Args),
     /// Train networks: DeepChess's (Pos2Vec, Siamese, distillation, utility head, value
-    /// network) and the other seeds' learners (DBN, Deep Pink, NeuroChess, AlphaZero).
+    /// network) and the other learners (DBN, Deep Pink, NeuroChess, AlphaZero).
     #[cfg(feature = "train")]
     #[command(subcommand)]
     Train(deepchess_trainer::commands::train::Command),
     /// A trained checkpoint as a content-named weights file: a DeepChess float network
-    /// quantized into `deepchess-<hash>.dcnn`; a learner's `.dcsn` or the AlphaZero seed's
+    /// quantized into `deepchess-<hash>.dcnn`; a learner's `.dcsn` or the AlphaZero reimplementation's
     /// `.dcaz` checked and named.
     Export(export::Args),
     /// Play our engine against another engine (UCI or xboard), one game at a time or more:

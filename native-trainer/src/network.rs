@@ -23,7 +23,7 @@ pub fn load(path: &Path) -> anyhow::Result<Network> {
     })
 }
 
-/// Reads and checks the AlphaZero seed's network (`.dcaz`).
+/// Reads and checks the AlphaZero reimplementation's network (`.dcaz`).
 pub fn load_az(path: &Path) -> anyhow::Result<AzNet> {
     load_weights(path)?.into_alphazero().map_err(|family| {
         anyhow::anyhow!("{} is {}, not an AlphaZero network (.dcaz)", path.display(), family.describe())

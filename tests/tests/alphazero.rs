@@ -1,4 +1,4 @@
-//! The AlphaZero seed's input planes and policy index against
+//! The AlphaZero reimplementation's input planes and policy index against
 //! `tests/fixtures/alphazero.txt`, written with python-chess from the
 //! specification in `core/src/alphazero/mod.rs` alone
 //! (`tests/fixtures/make_alphazero.py`): every position of 16 games, among

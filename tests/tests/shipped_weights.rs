@@ -27,7 +27,7 @@ fn every_shipped_network_is_named_by_its_hash_and_loads() {
 }
 
 /// The networks the site lists besides the built-in one (`learners.json`):
-/// every other seed's network (the learners' `.dcsn`, the AlphaZero seed's
+/// every other learner's network (the learners' `.dcsn`, the AlphaZero reimplementation's
 /// `.dcaz`) and the paper's comparison network (a `.dcnn`). Each listed file
 /// is named by its hash, loads, names the searches it plays, and plays in the
 /// binary: a learner's through the scalar search to depth 3, the AlphaZero
@@ -69,7 +69,7 @@ fn every_listed_network_is_named_by_its_hash_and_plays() {
         assert_legal_bestmove(&text, &after_e4());
     }
     assert_eq!(comparison, 1, "the paper's comparison network is listed once");
-    // Every other seed's network in weights/ is listed.
+    // Every other learner's network in weights/ is listed.
     let mut found = Vec::new();
     for entry in std::fs::read_dir(weights_dir()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();

@@ -161,7 +161,7 @@ fn pairs_from_real_games_keep_their_promises() {
 
 /// One network of each family: the embedded default (a value network),
 /// the paper's comparison network, a learner's (`.dcsn`), the AlphaZero
-/// seed's (`.dcaz`).
+/// reimplementation's (`.dcaz`).
 fn every_family() -> Vec<Option<std::path::PathBuf>> {
     let of = |extension: &str| listed().into_iter().find(|n| n.ends_with(extension)).map(|n| weights_dir().join(n));
     vec![None, Some(paper_network()), of(".dcsn"), of(".dcaz")]

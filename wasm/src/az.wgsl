@@ -1,4 +1,4 @@
-// The AlphaZero seed's network on the GPU, in f32: one dispatch per layer
+// The AlphaZero reimplementation's network on the GPU, in f32: one dispatch per layer
 // (convolution with its batch norm folded in, or dense), as core's AzNet
 // computes it (core/src/alphazero/net.rs). Activations are laid out as
 // core's: `[position][channel][square]`.

@@ -1,4 +1,4 @@
-//! The AlphaZero seed's network on WebGPU, for MCTS leaves in batches.
+//! The AlphaZero reimplementation's network on WebGPU, for MCTS leaves in batches.
 //!
 //! The worker gathers leaves ([`Engine::gather_leaves`](crate::Engine::gather_leaves)),
 //! [`AzGpu::evaluate`] computes their values and policy logits in one

@@ -13,7 +13,8 @@
 //    each --threads count (Lazy SMP), and at one thread their unthreaded
 //    builds run too. With threads, nodes are every thread's.
 // 2. Sizes: each .wasm after wasm-opt, the whole site, and what one visitor
-//    downloads (every file but the builds, and the build it runs), raw and gzipped.
+//    downloads (every file but the builds, and the build it runs), raw and gzipped;
+//    `--sizes` prints these alone, without a browser (after `make web`).
 // 3. Time from navigation to the first `bestmove` (`go depth 1`) on a cold
 //    browser profile, the median of --loads page loads.
 //
@@ -21,7 +22,7 @@
 // that it is in nets/), that network plays instead of the embedded one:
 // `--weights` natively, `EvalFile` in the worker.
 //
-// With --az weights/deepchess-<hash>.dcaz (the AlphaZero seed's network), it
+// With --az weights/deepchess-<hash>.dcaz (the AlphaZero reimplementation's network), it
 // measures MCTS playouts per second instead, and nothing else: --playouts
 // (default 800) on the first --positions (default 12) bench positions, natively
 // (`deepchess uci --weights`) and in each build's worker (the network loaded
@@ -107,6 +108,24 @@ function sizes() {
   return { files, raw: sum(files, 'raw'), gz: sum(files, 'gz') };
 }
 
+function printSizes() {
+  const s = sizes();
+  for (const f of s.files.filter((f) => f.name.endsWith('.wasm'))) console.log(`${f.name}: ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
+  console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (all five builds)`);
+  // What one visitor downloads: every file but the engine builds and the other
+  // networks (fetched only when picked, as the service worker leaves them), and one build.
+  const isBuild = (name) => /^engine\/deepchess_\w+(\.js|_bg\.wasm)$/.test(name);
+  const isNetwork = (name) => /\.dc(nn|sn|az)$/.test(name);
+  const common = s.files.filter((f) => !isBuild(f.name) && !isNetwork(f.name));
+  for (const f of s.files.filter((f) => isNetwork(f.name))) console.log(`${f.name} (when picked): ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
+  for (const build of ['relaxed_mt', 'simd_mt', 'relaxed', 'simd', 'scalar']) {
+    const own = [`engine/deepchess_${build}.js`, `engine/deepchess_${build}_bg.wasm`];
+    const files = [...common, ...s.files.filter((f) => own.includes(f.name))];
+    const sum = (key) => files.reduce((t, f) => t + f[key], 0);
+    console.log(`a visitor on the ${build} build downloads ${files.length} files, ${kib(sum('raw'))}, ${kib(sum('gz'))} gzipped`);
+  }
+}
+
 async function firstMove() {
   const times = [];
   for (let i = 0; i < loads; i++) {
@@ -128,12 +147,17 @@ async function firstMove() {
   return { median: times[Math.floor(times.length / 2)], all: times };
 }
 
+const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+// --sizes: the download sizes alone, no browser.
+if (process.argv.includes('--sizes')) {
+  printSizes();
+  process.exit(0);
+}
 const az = arg('--az', null);
 if (az) {
   await azBench(az);
   process.exit(0);
 }
-const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const shown = networkFile ?? `weights/${readFileSync(join(here, '..', '..', 'weights', 'DEFAULT'), 'utf8').trim()} (embedded)`;
 console.log(`bench positions: ${fens.length}, ${go}, network ${shown}`);
 const browser = await start();
@@ -169,20 +193,6 @@ try {
 } finally {
   await browser.close();
 }
-const s = sizes();
-for (const f of s.files.filter((f) => f.name.endsWith('.wasm'))) console.log(`${f.name}: ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
-console.log(`site: ${s.files.length} files, ${kib(s.raw)}, ${kib(s.gz)} gzipped (all five builds)`);
-// What one visitor downloads: every file but the engine builds and the other
-// networks (fetched only when picked, as the service worker leaves them), and one build.
-const isBuild = (name) => /^engine\/deepchess_\w+(\.js|_bg\.wasm)$/.test(name);
-const isNetwork = (name) => /\.dc(nn|sn|az)$/.test(name);
-const common = s.files.filter((f) => !isBuild(f.name) && !isNetwork(f.name));
-for (const f of s.files.filter((f) => isNetwork(f.name))) console.log(`${f.name} (when picked): ${kib(f.raw)}, ${kib(f.gz)} gzipped`);
-for (const build of ['relaxed_mt', 'simd_mt', 'relaxed', 'simd', 'scalar']) {
-  const own = [`engine/deepchess_${build}.js`, `engine/deepchess_${build}_bg.wasm`];
-  const files = [...common, ...s.files.filter((f) => own.includes(f.name))];
-  const sum = (key) => files.reduce((t, f) => t + f[key], 0);
-  console.log(`a visitor on the ${build} build downloads ${files.length} files, ${kib(sum('raw'))}, ${kib(sum('gz'))} gzipped`);
-}
+printSizes();
 const first = await firstMove();
 console.log(`first bestmove after navigation (cold profile): median ${first.median.toFixed(0)} ms of ${first.all.map((t) => t.toFixed(0)).join(', ')}`);

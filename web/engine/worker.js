@@ -18,7 +18,7 @@
 // `?webgpu=auto|1|0` (default auto): batched WebGPU inference where it is
 // faster than the CPU (measured once per network), always, or never. With
 // DeepChess's networks it embeds the positions a search meets first; with
-// the AlphaZero seed's (`.dcaz`), MCTS evaluates its leaves in batches on
+// the AlphaZero reimplementation's (`.dcaz`), MCTS evaluates its leaves in batches on
 // the GPU (virtual loss spreads a batch's leaves) while this worker reads
 // messages, so `stop` is answered at once even while a batch is out.
 //
@@ -92,7 +92,7 @@ let engine = null;
 let gpu = null;
 /** Whether DeepChess's tower was ever built on the GPU (rebuilt with each network). */
 let gpuFound = false;
-/** Whether the AlphaZero seed's network plays (MCTS; no embeddings to prefill). */
+/** Whether the AlphaZero reimplementation's network plays (MCTS; no embeddings to prefill). */
 let azPlaying = false;
 /** The AlphaZero network on the GPU, while one plays. */
 let azGpu = null;
@@ -315,7 +315,7 @@ const NETWORK_CACHE = 'networks';
 /**
  * A network's bytes, downloaded once. A file named by its content,
  * `deepchess-<12 hex of sha256>.dcnn` (or `.dcsn`, a learner's network, or
- * `.dcaz`, the AlphaZero seed's) as
+ * `.dcaz`, the AlphaZero reimplementation's) as
  * every shipped network is, is stored
  * under that hash, so any URL of the same file (another host, a new version
  * of the site) is answered from the store, online or not; the download is

@@ -17,7 +17,7 @@ export const defaultWorkerUrl = new URL('./engine/worker.js', import.meta.url);
 /**
  * Starts the engine worker and waits for `uciok`. `network` is the URL of a
  * weights file to play with instead of the built-in network (a DeepChess
- * `.dcnn`, a learner's `.dcsn` or the AlphaZero seed's `.dcaz`, which plays
+ * `.dcnn`, a learner's `.dcsn` or the AlphaZero reimplementation's `.dcaz`, which plays
  * MCTS); it is downloaded once, kept by content for
  * offline use and checked against the hash in its name, and a file that does
  * not load is an error.

@@ -858,7 +858,7 @@ async function fillNetworks() {
       const option = document.createElement('option');
       // The worker resolves a relative URL against its own location: give it the page's.
       option.value = new URL(`nets/${net.file}`, location.href).href;
-      // The other seeds' learners play far weaker than DeepChess's networks.
+      // The other learners play far weaker than DeepChess's networks.
       option.dataset.name = net.name;
       option.textContent = net.learner === 'deepchess' ? net.name : `${net.name} (experimental)`;
       option.title = net.description ?? '';
@@ -874,7 +874,7 @@ async function fillNetworks() {
  * Offers in the Search choice just the searches a network plays, as the
  * engine names them when it loads one (`loaded network …: 773-256-32 +
  * utility 32-1 (plays scalar, mcts)`): a learner's only the scalar search,
- * the AlphaZero seed's only MCTS, the built-in value network both over its
+ * the AlphaZero reimplementation's only MCTS, the built-in value network both over its
  * utility, the paper's network the comparison search too. If the choice
  * was one the network does not play, its first search is chosen. A failed
  * load leaves the choice alone (the previous network still plays).

@@ -90,11 +90,11 @@ test('analysis runs with each search the built-in network plays, chosen on the p
   assert.equal(await page.textContent('#search option[value=mcts]'), 'MCTS (experimental)');
 });
 
-test("the Network choice plays the paper's network with each of its searches, every other seed's learner, then the built-in one again", async () => {
+test("the Network choice plays the paper's network with each of its searches, every other learner, then the built-in one again", async () => {
   const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
   await page.waitForFunction((n) => document.querySelectorAll('#network option').length === n, learners.length + 1);
   const names = await page.locator('#network option').allTextContents();
-  // The other seeds' learners are marked as experimental.
+  // The other learners are marked as experimental.
   assert.deepEqual(names, ['DeepChess (built in)', ...learners.map((n) => (n.learner === 'deepchess' ? n.name : `${n.name} (experimental)`))]);
   for (const [k, net] of learners.entries()) {
     await page.selectOption('#network', { index: k + 1 });
@@ -310,7 +310,7 @@ test('watch: the engine plays itself', async () => {
 test("watch: two different networks play a game to the end; play: the untrained network replies", async () => {
   const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
   const untrained = learners.find((n) => n.file.endsWith('.dcaz') && /untrained/.test(n.name));
-  assert.ok(untrained, 'weights/learners.json lists the AlphaZero seed\'s untrained network');
+  assert.ok(untrained, 'weights/learners.json lists the AlphaZero reimplementation\'s untrained network');
   // White: the built-in network (the Network choice); Black: the untrained one, in a second engine.
   await page.click('nav button[data-mode=watch]');
   await page.click('#watch-new');

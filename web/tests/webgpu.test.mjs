@@ -11,7 +11,7 @@ import { Chess } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
 import { dist, start, uci } from './browser.mjs';
 
-/** The AlphaZero seed's shipped network, as the site serves it. */
+/** The AlphaZero reimplementation's shipped network, as the site serves it. */
 const AZ_NET = JSON.parse(readFileSync(join(dist, 'nets', 'networks.json'), 'utf8')).find((n) => n.file.endsWith('.dcaz')).file;
 
 /**

@@ -1,4 +1,4 @@
-//! The AlphaZero seed: its input planes, policy index, network and MCTS.
+//! The AlphaZero reimplementation: its input planes, policy index, network and MCTS.
 //!
 //! # Input planes ([`planes`])
 //!
@@ -18,7 +18,7 @@
 //! | 20 | no-progress count: the half-move clock / 100, on every square |
 //! | 21 | en passant: one on the capture square, where a capture there is legal |
 //!
-//! The seed's issue lists 20 of these (pieces, repetitions, castling, en
+//! The reimplementation's description lists 20 of these (pieces, repetitions, castling, en
 //! passant, no-progress) and counts 22: the other two are AlphaZero's colour
 //! and total-move-count planes, here planes 14 and 15.
 //!

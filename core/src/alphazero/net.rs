@@ -1,4 +1,4 @@
-//! The AlphaZero seed's policy-and-value network in `f32`, and its file
+//! The AlphaZero reimplementation's policy-and-value network in `f32`, and its file
 //! format (`.dcaz`).
 //!
 //! # Architecture
@@ -15,7 +15,7 @@
 //! | value head | 1 × 1 conv F → 1, ReLU, dense 64 → 256, ReLU, dense 256 → 1, `tanh` |
 //!
 //! The value head is AlphaGo Zero's, with the rectifier after the value
-//! convolution's batch norm that the seed's summary leaves out.
+//! convolution's batch norm that the reimplementation's summary leaves out.
 //!
 //! # File format
 //!

@@ -1,4 +1,4 @@
-//! The 22 input planes of the AlphaZero seed (see [the module](super) for
+//! The 22 input planes of the AlphaZero reimplementation (see [the module](super) for
 //! their order and meaning).
 
 use alloc::vec::Vec;

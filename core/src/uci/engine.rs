@@ -65,7 +65,7 @@ struct Options {
     threads: usize,
 }
 
-/// The default `Search`: the stronger of the two in matches (STRENGTH.md).
+/// The default `Search`: the stronger of the two in matches (docs/results.md).
 pub const DEFAULT_SEARCH: SearchKind = SearchKind::Scalar;
 
 struct Active {
@@ -226,7 +226,7 @@ impl UciEngine {
 
     /// Loads a weights file read by the host for `EvalFile`, reporting the
     /// result as an `info string`: a DeepChess network (`.dcnn`), a
-    /// learner's (`.dcsn`) or the AlphaZero seed's (`.dcaz`), told by the
+    /// learner's (`.dcsn`) or the AlphaZero reimplementation's (`.dcaz`), told by the
     /// magic, and the searches it plays (`(plays scalar, mcts)`). On error
     /// the previous network stays.
     pub fn load_network(&mut self, bytes: Result<&[u8], String>, source: &str, out: &mut dyn FnMut(&str)) {

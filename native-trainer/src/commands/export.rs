@@ -1,6 +1,6 @@
 //! `deepchess export`: a float checkpoint to a quantized, content-named
 //! weights file, with float and quantized accuracy side by side; or a
-//! learner's `.dcsn` network or the AlphaZero seed's `.dcaz` (already `f32`,
+//! learner's `.dcsn` network or the AlphaZero reimplementation's `.dcaz` (already `f32`,
 //! as core runs them), checked and named by its content.
 
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ use crate::eval::accuracy;
 #[derive(clap::Args)]
 pub struct Args {
     /// The float network (`model.dcnf` in a training run's directory), a
-    /// learner's network (`best.dcsn`) or the AlphaZero seed's (`best.dcaz`).
+    /// learner's network (`best.dcsn`) or the AlphaZero reimplementation's (`best.dcaz`).
     #[arg(long)]
     checkpoint: PathBuf,
     /// Directory that receives `deepchess-<hash>.dcnn` (`.dcsn`, `.dcaz`).

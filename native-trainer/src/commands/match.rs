@@ -65,7 +65,7 @@ pub struct Args {
     nodes: Option<u64>,
     /// Fixed search depth per move, for both sides unless `--opponent-tc`
     /// gives the opponent its own limit (`go depth N`, xboard's `sd N`): the
-    /// seeds' fixed-depth matches.
+    /// learners' fixed-depth matches (NeuroChess, Deep Pink).
     #[arg(long)]
     depth: Option<u32>,
     /// Openings, one line of UCI moves each (default: 16 common lines).

@@ -28,7 +28,7 @@ pub const MAX_THREADS: usize = 64;
 pub struct Args {
     /// A network to play with instead of the embedded default: a DeepChess
     /// `.dcnn`, a learner's `.dcsn` (played by the scalar search), or the
-    /// AlphaZero seed's `.dcaz` (played by MCTS).
+    /// AlphaZero reimplementation's `.dcaz` (played by MCTS).
     #[arg(long)]
     weights: Option<PathBuf>,
 }

@@ -1,4 +1,4 @@
-//! `deepchess eval az`: the AlphaZero seed's network on held-out positions,
+//! `deepchess eval az`: the AlphaZero reimplementation's network on held-out positions,
 //! through core's `f32` inference (the code that plays, not burn's): the
 //! policy's top-1 among the legal moves against the move played, and the
 //! value's mean squared error against the game's result for the side to

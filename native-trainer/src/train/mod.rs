@@ -7,10 +7,10 @@
 //! - [`deepchess`]: DeepChess's learners: Pos2Vec pretraining, the Siamese
 //!   comparison network on (W, L) pairs, distillation, the utility head, and
 //!   the training-speed benchmark;
-//! - [`scalar`]: the other seeds' learners of a scalar evaluation, on a
+//! - [`scalar`]: the other learners of a scalar evaluation, on a
 //!   small perceptron that core runs as a `.dcsn` network: Herud–Mueller's
 //!   deep belief network, Deep Pink, NeuroChess (TD over self-play);
-//! - [`alphazero`]: the AlphaZero seed's policy-and-value network, by
+//! - [`alphazero`]: the AlphaZero reimplementation's policy-and-value network, by
 //!   supervision or by self-play with gates, exported as a `.dcaz` network
 //!   that core plays through MCTS.
 //!

@@ -1,4 +1,4 @@
-//! The AlphaZero seed's learners: export, supervision, self-play.
+//! The AlphaZero reimplementation's learners: export, supervision, self-play.
 
 use super::*;
 

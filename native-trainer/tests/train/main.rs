@@ -1,7 +1,7 @@
 //! Training on burn's flex backend: smoke runs, exact resume, the sparse
 //! first layer against a dense product, and each exported network against
 //! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
-//! ([`scalar`]), the AlphaZero seed's ([`alphazero`]) and the value network
+//! ([`scalar`]), the AlphaZero reimplementation's ([`alphazero`]) and the value network
 //! ([`value`]); a panic in a step ([`crash`], with the fail points); built
 //! with wgpu too, every learner on wgpu against flex (`wgpu.rs`, part of
 //! `make test`). One test binary: the tests that train take turns

@@ -1,5 +1,5 @@
 //! Monte Carlo tree search with PUCT, as AlphaZero plays it, judged by any
-//! [`PolicyValue`]: the AlphaZero seed's network ([`AzEvaluator`]) or
+//! [`PolicyValue`]: the AlphaZero reimplementation's network ([`AzEvaluator`]) or
 //! DeepChess's utility head ([`UtilityEvaluator`]).
 //!
 //! - [`Mcts`]: the tree, its playouts, virtual loss and batches of leaves;

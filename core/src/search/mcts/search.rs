@@ -1,5 +1,5 @@
 //! MCTS as a UCI search (`setoption name Engine value mcts`), judged by any
-//! [`PolicyValue`]: the seed's network ([`AzEvaluator`](super::AzEvaluator))
+//! [`PolicyValue`]: the reimplementation's network ([`AzEvaluator`](super::AzEvaluator))
 //! or DeepChess's utility head ([`UtilityEvaluator`](super::UtilityEvaluator)).
 //!
 //! It runs in the same resumable slices as the alpha-beta searches: `step`

@@ -1,4 +1,4 @@
-//! Monte Carlo tree search with PUCT, as AlphaZero plays (the seed's
+//! Monte Carlo tree search with PUCT, as AlphaZero plays (the reimplementation's
 //! formula, without its misprint).
 //!
 //! Each playout walks down the tree choosing the child with the largest

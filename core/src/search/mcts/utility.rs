@@ -2,7 +2,7 @@
 //! mcts` with a DeepChess network): the value of a position is
 //! `tanh(cp / 400)` for the side to move, and the priors are a softmax of
 //! its children's centipawns for the side choosing them (temperature
-//! 100 cp). With the seed's own network, [`AzEvaluator`](super::AzEvaluator)
+//! 100 cp). With the reimplementation's own network, [`AzEvaluator`](super::AzEvaluator)
 //! judges instead; both play through [`MctsSearch`].
 
 use alloc::vec::Vec;

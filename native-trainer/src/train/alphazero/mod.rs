@@ -1,4 +1,4 @@
-//! The AlphaZero seed's learners: its policy-and-value network in burn
+//! The AlphaZero reimplementation's learners: its policy-and-value network in burn
 //! ([`model`]), trained by supervision on games ([`supervised`]) or by
 //! self-play generations with gate matches ([`self_play`]) over games that
 //! core's MCTS plays ([`games`]).

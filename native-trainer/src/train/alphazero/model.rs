@@ -1,4 +1,4 @@
-//! The AlphaZero seed's network in burn, and its export to core's
+//! The AlphaZero reimplementation's network in burn, and its export to core's
 //! [`AzNet`] (`.dcaz`) with every batch norm folded into its convolution.
 //!
 //! The layers are core's ([`deepchess_core::alphazero::net`]), with batch

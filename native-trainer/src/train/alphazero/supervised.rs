@@ -1,9 +1,9 @@
-//! `deepchess train az --supervised`: the AlphaZero seed's network trained
+//! `deepchess train az --supervised`: the AlphaZero reimplementation's network trained
 //! on the games of a dataset.
 //!
 //! Each training item is one position of a game: its 22 input planes, the
 //! move played as the policy target, and the game's result for the side to
-//! move as the value target (1, 0, −1). The loss is the seed's,
+//! move as the value target (1, 0, −1). The loss is the reimplementation's,
 //! `(z − v)² − πᵀ log p`, with `π` the played move's one-hot (its weight
 //! decay is the optimizer's); self-play ([`crate::train::alphazero::self_play`])
 //! uses the same samples with `π` the root's visit distribution. The dataset keeps no game history, so the
@@ -39,9 +39,9 @@ use crate::train::runner::tensors::{seeded, tensor_values};
 /// The network's size: residual blocks and filters.
 #[derive(Config, Debug, PartialEq)]
 pub struct AzModelConfig {
-    /// Residual blocks (the seed's: 19).
+    /// Residual blocks (the reimplementation's: 19).
     pub blocks: usize,
-    /// Filters of every convolution (the seed's: 256).
+    /// Filters of every convolution (the reimplementation's: 256).
     pub filters: usize,
 }
 
@@ -50,7 +50,7 @@ pub struct AzModelConfig {
 pub struct AzConfig {
     /// Blocks and filters.
     pub model: AzModelConfig,
-    /// Epochs, batch, optimizer (the seed's: SGD, momentum 0.9, 0.2).
+    /// Epochs, batch, optimizer (the reimplementation's: SGD, momentum 0.9, 0.2).
     pub optim: OptimConfig,
     /// Positions per epoch, validation positions, seed.
     pub data: DataConfig,

@@ -23,7 +23,7 @@ pub enum Preset {
     Smoke,
     /// Under an hour on this project's 2-core machine.
     Quick,
-    /// The seed's own sizes, schedules and settings, as its paper gives
+    /// Each work's own sizes, schedules and settings, as its paper gives
     /// them (`seed` is the same preset).
     #[value(alias = "seed")]
     Paper,
@@ -137,7 +137,7 @@ pub fn distill(preset: Preset, teacher: &Path) -> DistillConfig {
 /// Smoke and quick use Adam at 0.001: on the decisive
 /// TCEC games (10 positions each), 4 epochs of 32,768 triplets of the
 /// 32-wide network reach 61.65% held-out triplet accuracy with it and
-/// 52.66% with SGD-Nesterov at 0.03 (README, *The other seeds' learners*).
+/// 52.66% with SGD-Nesterov at 0.03 (README, *The other learners*).
 pub fn deep_pink(preset: Preset) -> DeepPinkConfig {
     let adam = OptimConfig::new().with_learning_rate(0.001);
     match preset {
@@ -250,13 +250,13 @@ pub fn neurochess(preset: Preset) -> NeuroChessConfig {
 }
 
 /// `train az` (`self_play`: `--self-play`, else `--supervised`). Quick:
-/// AlphaZero's optimizer (DeepMind's, not the seed's), SGD with momentum 0.9
+/// AlphaZero's optimizer (DeepMind's, not the reimplementation's), SGD with momentum 0.9
 /// and L2 weight decay 10⁻⁴ at 0.2 × 256 / 4,096 = 0.0125 × 0.95ᵉ (the rate
 /// scaled with the batch), 6 blocks × 64 filters, 10 epochs of 50,000
 /// positions; self-play generations of 16 games at 100 playouts a move,
-/// gates of 10 games. Paper: the seed's 19 × 256 and its own optimizers:
+/// gates of 10 games. Paper: the reimplementation's 19 × 256 and its own optimizers:
 /// supervised SGD at 0.2 with momentum 0.9 and a batch of 2,048 (L2 10⁻⁴,
-/// AlphaZero's `c`, which the seed's loss has but does not set); self-play
+/// AlphaZero's `c`, which the reimplementation's loss has but does not set); self-play
 /// Adam at 0.1 with weight decay 10⁻⁶ and a batch of 128. Smoke: 1 × 8, Adam
 /// at 0.003, tiny games, seconds.
 pub fn az(preset: Preset, self_play: bool) -> AzConfig {

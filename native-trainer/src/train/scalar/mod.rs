@@ -1,4 +1,4 @@
-//! The other seeds' learners of a scalar evaluation, on a small perceptron
+//! The other learners of a scalar evaluation, on a small perceptron
 //! ([`mlp`]) that core runs as a `.dcsn` network: Herud–Mueller's deep
 //! belief network ([`dbn`]), Deep Pink ([`deep_pink`]), and NeuroChess
 //! ([`neurochess`]: TD over game steps ([`td`]) from expert games and

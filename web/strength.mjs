@@ -1,0 +1,37 @@
+// The Strength menu of the page, built from the fitted ladder
+// (web/strength-levels.json, written by `python3 scripts/ladder_fit.py --json`),
+// so that its labels are the measured ratings and not numbers typed by hand.
+
+/** The label of one level: its limit and its rating rounded to 50. */
+export function levelLabel(level) {
+  const depth = /^go depth (\d+)$/.exec(level.go);
+  const movetime = /^go movetime (\d+)$/.exec(level.go);
+  if (!depth && !movetime) throw new Error(`strength level ${level.level}: unknown limit ${JSON.stringify(level.go)}`);
+  const limit = depth ? `Depth ${depth[1]}` : `${Number(movetime[1]) / 1000} s per move`;
+  return `${limit} · about ${Math.round(level.elo / 50) * 50}`;
+}
+
+/**
+ * The page with its Strength menu filled in: `<!-- strength levels -->` in
+ * `html` becomes one option per level, weakest first (1 s a move selected,
+ * else the middle level), and `__STRENGTH_TITLE__` the menu's tooltip.
+ */
+export function strengthMenu(html, ladder) {
+  const levels = [...ladder.levels].sort((a, b) => a.seconds - b.seconds);
+  if (levels.length === 0) throw new Error('strength levels: none');
+  if (!html.includes('<!-- strength levels -->') || !html.includes('__STRENGTH_TITLE__')) {
+    throw new Error('index.html: no <!-- strength levels --> or __STRENGTH_TITLE__ to fill');
+  }
+  const chosen = levels.find((l) => l.go === 'go movetime 1000') ?? levels[Math.floor(levels.length / 2)];
+  const options = levels.map((level, i) => {
+    const end = i === 0 ? ' (weakest)' : i === levels.length - 1 ? ' (strongest)' : '';
+    const selected = level === chosen ? ' selected' : '';
+    return `<option value="${level.go}"${selected}>${levelLabel(level)}${end}</option>`;
+  });
+  const { a, b, games } = ladder.fit;
+  const title =
+    `Ratings on the scale of ${ladder.anchor}, measured natively at one thread: ` +
+    `Elo = ${a} + ${b} × log2(seconds a move), fitted to ${games} games. ` +
+    'The timed levels search fewer nodes in the browser than natively.';
+  return html.replace('<!-- strength levels -->', options.join('\n          ')).replace('__STRENGTH_TITLE__', title);
+}
