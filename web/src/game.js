@@ -6,6 +6,7 @@ import { INITIAL_FEN, makeFen, parseFen } from 'chessops/fen';
 import { ChildNode, defaultGame, makePgn, parsePgn, startingPosition } from 'chessops/pgn';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { makeSquare, makeUci, parseSquare, parseUci } from 'chessops/util';
+import { withJudgement } from './review.js';
 
 /** chessops's error codes in words, for a person who typed a FEN. */
 const REASONS = {
@@ -50,6 +51,8 @@ export class MoveNode {
     /** PGN comments after the move (at the root: before the first move), and its NAGs (`?!` is 6). */
     this.comments = [];
     this.nags = [];
+    /** The engine's judgement of the move from a review (a NAG: `?!` 6, `?` 2, `??` 4), or null. */
+    this.judgement = null;
   }
 
   /** The plies from the root. */
@@ -268,6 +271,12 @@ export class Game {
     return this.node === this.mainline().at(-1) ? this.end : null;
   }
 
+  /** How the main line ends: its last position's outcome, else how the game was finished, else null. */
+  finalOutcome() {
+    const main = this.mainline();
+    return Game.#outcome(main.map((node) => node.pos), main.length - 1) ?? this.end;
+  }
+
   /** The outcome at `positions[ply]`, with the positions before it for repetitions. */
   static #outcome(positions, ply) {
     const pos = positions[ply];
@@ -321,8 +330,7 @@ export class Game {
   /** The game as PGN, with `headers` (Seven Tag Roster order first). */
   pgn(headers = {}) {
     const game = defaultGame();
-    const main = this.mainline();
-    const outcome = Game.#outcome(main.map((node) => node.pos), main.length - 1) ?? this.end;
+    const outcome = this.finalOutcome();
     const now = new Date();
     const date = `${now.getFullYear()}.${String(now.getMonth() + 1).padStart(2, '0')}.${String(now.getDate()).padStart(2, '0')}`;
     const tags = { Event: 'DeepChess game', Site: globalThis.location?.host || '?', Date: date, Round: '-', White: '?', Black: '?', ...Object.fromEntries(this.headers), ...headers };
@@ -338,7 +346,8 @@ export class Game {
       for (const child of from.children) {
         const data = { san: child.move.san };
         if (child.comments.length) data.comments = [...child.comments];
-        if (child.nags.length) data.nags = [...child.nags];
+        const nags = withJudgement(child.nags, child.judgement);
+        if (nags.length) data.nags = nags;
         const out = new ChildNode(data);
         to.children.push(out);
         copy(child, out);

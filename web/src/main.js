@@ -21,6 +21,8 @@ let watching = false;
 let thinking = null;
 /** multipv → parsed info line, for the analysis panel. */
 let lines = new Map();
+/** The analysis search whose reports the panel shows (a fresh object per search). */
+let analysisRun = null;
 // The Network choice of the network that plays ('' the built-in one).
 let playingNetwork = '';
 /** The play mode's clock, if the game has one. */
@@ -47,6 +49,18 @@ new ResizeObserver(() => board.redrawAll()).observe($('#board'));
 // (listening on its child) maps the press to a square.
 for (const type of ['mousedown', 'touchstart']) {
   $('#board').addEventListener(type, () => board.state.dom.bounds.clear(), { capture: true, passive: true });
+}
+
+/**
+ * Why a network did not load, in a player's words: offline, a network never
+ * downloaded cannot be fetched (once played, one stays available offline).
+ */
+function loadFailure(line) {
+  const why = line.replace(/^info string error: (cannot load network \S+: )?/, '');
+  if (!navigator.onLine || /failed to fetch|networkerror|load failed/i.test(why)) {
+    return 'it was not downloaded before going offline (a network played once stays available offline)';
+  }
+  return why;
 }
 
 /** Runs one search at a time: a new one stops the previous and waits for its `bestmove`. */
@@ -127,8 +141,7 @@ async function blackSearcher() {
     const last = await current.engine.loadNetwork(want);
     if (last.startsWith('info string error')) {
       $('#watch-black').value = '';
-      const why = last.replace(/^info string error: (cannot load network \S+: )?/, '');
-      engineStatus.say(`Could not load that network for Black (${why}); both sides play the same network.`);
+      engineStatus.say(`Could not load that network for Black: ${loadFailure(last)}. Both sides play the same network.`);
       remember();
       return null;
     }
@@ -337,13 +350,19 @@ function statusText(outcome) {
   if (outcome) {
     const reason = `${outcome.reason[0].toUpperCase()}${outcome.reason.slice(1)}`;
     if (outcome.result === '1/2-1/2') return `${reason}: a draw (½–½)`;
-    return `${reason}: ${outcome.result === '1-0' ? 'White wins' : 'Black wins'} (${outcome.result})`;
+    const winner = outcome.result === '1-0' ? 'white' : 'black';
+    // In a game against the engine, who won, not which colour.
+    const who = mode === 'play' ? (winner === player ? 'you win' : 'DeepChess wins') : winner === 'white' ? 'White wins' : 'Black wins';
+    return `${reason}: ${who} (${outcome.result})`;
   }
   const side = game.turn === 'white' ? 'White' : 'Black';
-  if (mode === 'play' && game.ply === game.moves.length) {
-    return game.turn === player ? `Your move (${side})` : 'DeepChess is thinking…';
+  const check = game.pos.isCheck() ? ', in check' : '';
+  if (mode === 'play') {
+    // Stepped back through the moves: the game waits at its last one.
+    if (game.ply !== game.moves.length) return `${side} to move${check}, an earlier position: » returns to the game`;
+    return game.turn === player ? `Your move (${side})${check}` : 'DeepChess is thinking…';
   }
-  return `${side} to move${game.pos.isCheck() ? ', in check' : ''}`;
+  return `${side} to move${check}`;
 }
 
 function showThinking(info) {
@@ -360,6 +379,19 @@ function showThinking(info) {
  * (and theirs nested inline). The cursor's move is marked, and the moves
  * of the cursor's line too.
  */
+/**
+ * Scrolls the list so that `item` is in view, and nothing else: unlike
+ * `scrollIntoView`, which scrolls every ancestor, the page too (on a phone
+ * the board would leave the screen as the game grows).
+ */
+function reveal(list, item) {
+  if (!item) return;
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
 function renderMoves() {
   const list = $('#moves');
   list.textContent = '';
@@ -377,10 +409,13 @@ function renderMoves() {
     move.className = ['move', node === current && 'current', onLine.has(node) && 'on-line', !inMain(node) && 'side']
       .filter(Boolean)
       .join(' ');
-    // Annotation glyphs from the PGN or the engine's review, coloured as lichess colours them.
-    move.textContent = node.move.san + node.nags.map((n) => GLYPHS[n] ?? '').join('');
-    for (const n of node.nags) if (JUDGED[n]) move.classList.add(JUDGED[n]);
-    move.title = inMain(node) ? '' : 'side line';
+    // The player's own glyphs (from a PGN), then the review's judgement unless
+    // the player judged the move already, coloured as lichess colours them.
+    const nags = withJudgement(node.nags, node.judgement);
+    move.textContent = node.move.san + nags.map((n) => GLYPHS[n] ?? '').join('');
+    for (const n of nags) if (JUDGED[n]) move.classList.add(JUDGED[n]);
+    if (node.judgement && !nags.includes(node.judgement)) move.title = `the review: ${GLYPHS[node.judgement]}`;
+    if (!move.title) move.title = inMain(node) ? '' : 'side line';
     move.addEventListener('click', () => navigateTo(node));
     to.append(move);
   };
@@ -429,7 +464,10 @@ function renderMoves() {
   // In analysis: promote a side line, or delete the moves from the cursor on.
   $('#line-tools').hidden = mode !== 'analyse' || !current.parent;
   $('#promote-line').disabled = inMain(current);
-  list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  // The game's result after its last move, as a score sheet has it.
+  const final = game.finalOutcome();
+  if (final) add(list, 'result', final.result.replace('1/2-1/2', '½–½'));
+  reveal(list, list.querySelector('.current'));
   const opening = openingAt(current);
   $('#opening').textContent = opening ? `${opening.eco} ${opening.name}` : '';
   drawGraph();
@@ -530,7 +568,8 @@ async function reviewGame() {
   if (done) reviewing = null;
   for (const node of main.slice(1)) {
     const before = node.parent.chances;
-    if (before !== undefined && node.chances !== undefined) node.nags = withJudgement(node.nags, judge(before, node.chances, node.parent.pos.turn));
+    // The engine's judgement beside the player's own marks, which stay.
+    if (before !== undefined && node.chances !== undefined) node.judgement = judge(before, node.chances, node.parent.pos.turn);
   }
   $('#review-game').disabled = false;
   $('#review-progress').textContent = done ? 'reviewed' : 'review stopped';
@@ -553,7 +592,7 @@ function drawGraph() {
   const ply = main.indexOf(game.node);
   const cursor = ply >= 0 ? `<line x1="${points[ply][0]}" x2="${points[ply][0]}" y1="0" y2="${height}" class="cursor"/>` : '';
   const marks = main
-    .map((node, i) => [node.nags.find((n) => n === BLUNDER || n === MISTAKE), points[i]])
+    .map((node, i) => [[node.judgement].find((n) => n === BLUNDER || n === MISTAKE), points[i]])
     .filter(([nag]) => nag)
     .map(([nag, [x, y]]) => `<circle cx="${x}" cy="${y}" r="3" class="${JUDGED[nag]}"/>`)
     .join('');
@@ -636,9 +675,14 @@ function analyse() {
   const turn = threat ? (game.turn === 'white' ? 'black' : 'white') : game.turn;
   const here = game.fen;
   if (threat) resetEvalBar(null);
-  searcher.engine.send(`setoption name MultiPV value ${$('#multipv').value}`);
+  // Until the previous search has stopped, its last reports still arrive for
+  // the same position: only this search's own may fill the new list.
+  const run = (analysisRun = {});
+  const count = Number($('#multipv').value);
+  searcher.engine.send(`setoption name MultiPV value ${count}`);
   searcher.start(threat ? `position fen ${fen}` : game.uciPosition(), 'go infinite', (info) => {
-    if (game.fen !== here || mode !== 'analyse') return;
+    if (run !== analysisRun || game.fen !== here || mode !== 'analyse') return;
+    if (info.multipv > count) return;
     if (info.pv.length) lines.set(info.multipv, info);
     // A progress line (no pv) updates the stats between lines.
     else if (lines.size) lines.set('progress', info);
@@ -791,7 +835,22 @@ function stopWatching() {
 
 for (const tab of document.querySelectorAll('nav button')) tab.addEventListener('click', () => setMode(tab.dataset.mode));
 $('#new-game').addEventListener('click', newGame);
-$('#clock').addEventListener('change', newGame);
+/**
+ * A change of `select` starts a new game; with a game under way it asks
+ * first, and declined, the choice goes back to what it was.
+ */
+function startsNewGame(select) {
+  select.addEventListener('change', () => {
+    const underway = game.mainline().length > 1 && !game.finalOutcome();
+    if (underway && !confirm('Start a new game with this choice? The game in progress will end.')) {
+      select.value = select.dataset.previous;
+      return;
+    }
+    select.dataset.previous = select.value;
+    newGame();
+  });
+}
+startsNewGame($('#clock'));
 $('#resign').addEventListener('click', () => {
   token = {};
   searcher?.cancel();
@@ -811,7 +870,7 @@ $('#offer-draw').addEventListener('click', () => {
   }
 });
 // Choosing a side starts a game on that side, the board turned towards it.
-$('#side').addEventListener('change', newGame);
+startsNewGame($('#side'));
 for (const picker of ['#strength', '#watch-time', '#watch-black']) $(picker).addEventListener('change', () => remember());
 $('#take-back').addEventListener('click', () => {
   token = {};
@@ -910,8 +969,7 @@ async function playNetwork() {
     // The network that played still plays (offline, a network never
     // downloaded cannot load): the picker goes back to it and says why.
     $('#network').value = playingNetwork;
-    const why = last.replace(/^info string error: (cannot load network \S+: )?/, '');
-    engineStatus.say(`Could not load that network (${why}); the previous one still plays.`);
+    engineStatus.say(`Could not load that network: ${loadFailure(last)}. The previous one still plays.`);
     update();
     return;
   }
@@ -1097,6 +1155,7 @@ function openLink() {
 
 const saved = loadSession();
 let startMode = saved ? restore(saved) : 'play';
+for (const select of [$('#clock'), $('#side')]) select.dataset.previous = select.value;
 if (openLink()) startMode = 'analyse';
 setMode(startMode);
 window.addEventListener('hashchange', () => {

@@ -36,10 +36,14 @@ export function judge(before, after, mover) {
   return null;
 }
 
-/** A node's NAGs with the engine's judgement in place of any earlier `?!`, `?` or `??`. */
-export function withJudgement(nags, nag) {
-  const kept = nags.filter((n) => !JUDGED[n]);
-  return nag === null ? kept : [...kept, nag];
+/**
+ * The NAGs a move carries out (PGN, the move list): the player's own, kept
+ * as they are, and the engine's judgement beside them unless the player
+ * judged the move already.
+ */
+export function withJudgement(nags, judgement) {
+  if (judgement === null || judgement === undefined || nags.some((n) => JUDGED[n])) return [...nags];
+  return [...nags, judgement];
 }
 
 /**

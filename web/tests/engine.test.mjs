@@ -254,3 +254,57 @@ test("the embedding example and the module API play the comparison search with t
   assert.match(result.info, /^info depth 4 .* score cp -?\d+ /);
   await example.close();
 });
+
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+]) {
+  test(`the embedding example fits ${width} px: its UCI log wraps instead of widening the page`, async () => {
+    const example = await browser.page('/embed-example.html');
+    try {
+      await example.setViewportSize({ width, height });
+      // The log holds the engine's long lines (its options, its info lines).
+      await example.waitForFunction(() => /bestmove/.test(document.querySelector('#log').textContent), null, { timeout: 30000 });
+      const [scroll, client] = await example.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.ok(scroll <= client, `the page is ${scroll} px wide at ${client}`);
+    } finally {
+      await example.close();
+    }
+  });
+}
+
+test('MCTS with the AlphaZero network keeps to go movetime 300 (plus the move overhead)', async () => {
+  const learners = JSON.parse(readFileSync(join(dist, 'nets', 'networks.json'), 'utf8'));
+  const az = learners.find((n) => n.file.endsWith('.dcaz') && /supervised/.test(n.name)) ?? learners.find((n) => n.file.endsWith('.dcaz'));
+  const times = await page.evaluate(
+    (file) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(new URL('engine/worker.js?webgpu=0', document.baseURI), { type: 'module' });
+        const positions = ['position startpos', 'position startpos moves e2e4 e7e5', 'position startpos moves d2d4 d7d5 c2c4'];
+        const times = [];
+        let started = 0;
+        const timer = setTimeout(() => reject(new Error(`timeout after ${times}`)), 60000);
+        const next = () => {
+          worker.postMessage(positions[times.length]);
+          started = performance.now();
+          worker.postMessage('go movetime 300');
+        };
+        worker.onmessage = ({ data }) => {
+          if (data === 'readyok') next();
+          else if (data.startsWith('bestmove')) {
+            times.push(performance.now() - started);
+            if (times.length === positions.length) {
+              clearTimeout(timer);
+              worker.terminate();
+              resolve(times);
+            } else next();
+          }
+        };
+        for (const line of ['uci', `setoption name EvalFile value /nets/${file}`, 'isready']) worker.postMessage(line);
+      }),
+    az.file,
+  );
+  console.log(`MCTS, go movetime 300: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+  // The move overhead (30 ms) is for the pipe to a GUI; a worker's own answer stays within it.
+  for (const t of times) assert.ok(t <= 330, `go movetime 300 answered after ${t.toFixed(0)} ms`);
+});

@@ -159,6 +159,19 @@ test("the threat position passes the move to the other side, and there is none i
   assert.equal(new Game('4k3/8/8/8/8/8/4q3/4K3 w - - 0 1').threatFen(), null);
 });
 
+test("a review's judgements go out beside the player's own marks, which stay", () => {
+  const game = new Game();
+  game.loadPgn('1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0');
+  const main = game.mainline();
+  // What a review gives: a mistake where the player wrote ??, a blunder on an unmarked move.
+  main[6].judgement = 2;
+  main[4].judgement = 4;
+  const pgn = game.pgn();
+  // PGN writes glyphs as NAGs: ?? is $4. Nf6 keeps the player's, not the review's $2.
+  assert.match(pgn, /2\. Qh5 Nc6 \$4 3\. Bc4 Nf6 \$4 4\. Qxf7#/, pgn);
+  assert.deepEqual(main[6].nags, [4], 'the ?? the PGN had');
+});
+
 test('the review: winning chances from engine scores, judgements by lichess thresholds, the graph and its clicks', async () => {
   const { whiteChances, judge, withJudgement, graphPoints, plyAt } = await import('../src/review.js');
   assert.equal(whiteChances({ cp: 0 }, 'white'), 0);
@@ -174,8 +187,11 @@ test('the review: winning chances from engine scores, judgements by lichess thre
   assert.equal(judge(0.1, 0.05, 'white'), null);
   assert.equal(judge(0.1, 0.45, 'black'), 4, 'Black gave away 0.35');
   assert.equal(judge(-0.9, -0.5, 'white'), null, 'gaining is no mistake');
-  assert.deepEqual(withJudgement([1, 6], 4), [1, 4]);
-  assert.deepEqual(withJudgement([2], null), []);
+  // The player's own marks stay; the engine's is added unless the player judged the move already.
+  assert.deepEqual(withJudgement([1, 6], 4), [1, 6]);
+  assert.deepEqual(withJudgement([2], null), [2]);
+  assert.deepEqual(withJudgement([1], 4), [1, 4]);
+  assert.deepEqual(withJudgement([], 6), [6]);
   assert.deepEqual(graphPoints([0, 1, -1, null], 300, 80), [[0, 40], [100, 0], [200, 80], [300, 40]]);
   assert.equal(plyAt(0, 400, 9), 0);
   assert.equal(plyAt(400, 400, 9), 8);

@@ -81,3 +81,47 @@ for (const [width, height] of [
     }
   });
 }
+
+test('at 390 px the board stays on screen through a 30-move game: the move list scrolls, the page does not', async () => {
+  const page = await browser.context.newPage();
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openFresh(page, browser.origin);
+    await page.waitForFunction(() => /^Ready/.test(document.querySelector('#engine-status').textContent));
+    // Every frame: how far the page has scrolled and where the board's top edge is.
+    await page.evaluate(() => {
+      window.seen = { scrolled: 0, top: Infinity, moves: 0 };
+      const look = () => {
+        window.seen.scrolled = Math.max(window.seen.scrolled, window.scrollY);
+        window.seen.top = Math.min(window.seen.top, document.querySelector('#board').getBoundingClientRect().top);
+        window.seen.moves = document.querySelectorAll('#moves .move').length;
+        requestAnimationFrame(look);
+      };
+      look();
+    });
+    await page.click('nav button[data-mode=watch]');
+    await page.click('#watch-new');
+    await page.selectOption('#watch-time', 'go movetime 100');
+    await page.click('#watch-toggle');
+    await page.waitForFunction(() => document.querySelector('#watch-toggle').textContent !== 'Start');
+    await page.waitForFunction(
+      () => window.seen.moves >= 60 || document.querySelector('#watch-toggle').textContent === 'Start',
+      null,
+      { timeout: 120000 },
+    );
+    await page.click('#watch-toggle');
+    const seen = await page.evaluate(() => window.seen);
+    assert.ok(seen.moves >= 20, `the game went on: ${seen.moves} moves`);
+    assert.equal(seen.scrolled, 0, `the page scrolled ${seen.scrolled} px`);
+    assert.ok(seen.top >= 0, `the board's top edge went to ${seen.top} px`);
+    // The list itself shows the last move.
+    const last = await page.evaluate(() => {
+      const list = document.querySelector('#moves').getBoundingClientRect();
+      const move = document.querySelector('#moves .current').getBoundingClientRect();
+      return move.top >= list.top - 1 && move.bottom <= list.bottom + 1;
+    });
+    assert.ok(last, 'the current move is in view in the list');
+  } finally {
+    await page.close();
+  }
+});

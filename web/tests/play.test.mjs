@@ -38,7 +38,7 @@ test('a 3 + 2 clock: both sides start at 3:00, the side to move runs, the increm
 
 test('running out of time loses', async () => {
   await page.clock.fastForward('03:05');
-  await page.waitForFunction(() => document.querySelector('#status').textContent === 'You ran out of time: Black wins (0-1)');
+  await page.waitForFunction(() => document.querySelector('#status').textContent === 'You ran out of time: DeepChess wins (0-1)');
   assert.ok(await page.locator('#clock-bottom.running').count() === 0, 'the clocks stop');
   assert.ok(await page.locator('#resign').isDisabled());
 });
@@ -49,7 +49,9 @@ test('resigning ends the game, and the PGN says so', async () => {
   await clickSquare('d4');
   await moves(2);
   await page.click('#resign');
-  assert.equal(await page.textContent('#status'), 'You resigned: Black wins (0-1)');
+  assert.equal(await page.textContent('#status'), 'You resigned: DeepChess wins (0-1)');
+  // The move list ends with the result, as a score sheet does.
+  assert.equal(await page.textContent('#moves .result'), '0-1');
   await page.click('#io summary');
   await page.click('#copy-pgn');
   assert.match(await page.inputValue('#pgn'), /\[Result "0-1"\]/);
@@ -65,4 +67,46 @@ test('a draw offer before move 20 is declined in words', async () => {
   await page.click('#offer-draw');
   assert.equal(await page.textContent('#play-note'), 'DeepChess plays on: it is too early for a draw.');
   assert.match(await page.textContent('#status'), /Your move/);
+});
+
+test('the status names a check, and a step back says how to return to the game', async () => {
+  await page.selectOption('#clock', '');
+  // White, to move and in check (the link opens it in Analyse), then played from there.
+  await page.goto(`${browser.origin}/#fen=${encodeURIComponent('4k3/p7/8/8/8/8/4q3/R3K3 w - - 0 1')}`);
+  await page.waitForFunction(() => /in check/.test(document.querySelector('#status').textContent));
+  await page.click('nav button[data-mode=play]');
+  await page.waitForFunction(() => document.querySelector('#status').textContent === 'Your move (White), in check');
+  await clickSquare('e1');
+  await clickSquare('e2');
+  await moves(2);
+  await page.click('#prev');
+  assert.match(await page.textContent('#status'), /to move.*an earlier position: » returns to the game$/);
+  await page.click('#last');
+  assert.match(await page.textContent('#status'), /^(Your move \(White\)|DeepChess is thinking…|.*(wins|draw).*)/);
+});
+
+test('changing the clock or the side with a game under way asks first', async () => {
+  await page.click('#new-game');
+  await clickSquare('e2');
+  await clickSquare('e4');
+  await moves(2);
+  // Declined: the game and the choice stay as they were.
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await page.selectOption('#clock', '300+3');
+  assert.equal(await page.inputValue('#clock'), '');
+  assert.equal(await page.locator('#moves .move').count(), 2);
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await page.selectOption('#side', 'black');
+  assert.equal(await page.inputValue('#side'), 'white');
+  assert.equal(await page.locator('#moves .move').count(), 2);
+  // Accepted: a new game with the new clock.
+  let asked = '';
+  page.once('dialog', (dialog) => {
+    asked = dialog.message();
+    return dialog.accept();
+  });
+  await page.selectOption('#clock', '300+3');
+  assert.match(asked, /new game/);
+  assert.equal(await page.locator('#moves .move').count(), 0);
+  assert.deepEqual(await page.locator('#clocks .time').allTextContents(), ['5:00', '5:00']);
 });

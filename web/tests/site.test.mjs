@@ -470,7 +470,8 @@ test('after the first visit the site works with the network off', async () => {
       timeout: 30000,
     });
     assert.equal(await page.inputValue('#network'), '', 'the picker is back on the built-in network');
-    assert.match(await page.textContent('#engine-status'), /the previous one still plays\.$/);
+    // In a player's words: why (offline, never downloaded), and what still plays.
+    assert.match(await page.textContent('#engine-status'), /not downloaded before going offline .*\. The previous one still plays\.$/);
   } finally {
     await browser.context.setOffline(false);
   }

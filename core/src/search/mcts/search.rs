@@ -209,8 +209,13 @@ impl<E: PolicyValue> Search for MctsSearch<E> {
     fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
         self.cancel();
         let end = self.nodes().saturating_add(budget.max(1));
+        // The clock is read about every 64 alpha-beta nodes' work: every
+        // playout of a network as costly as the AlphaZero one (a playout
+        // there is milliseconds in wasm; every 64th overran `movetime` by
+        // over 100 ms), every 64th of the cheapest.
+        let every = (64 / self.node_cost().max(1)).max(1);
         loop {
-            if let Some(event) = self.check(&mut |nodes| nodes.is_multiple_of(64) && should_stop(nodes)) {
+            if let Some(event) = self.check(&mut |nodes| nodes.is_multiple_of(every) && should_stop(nodes)) {
                 return event;
             }
             if self.nodes() >= end {
