@@ -48,7 +48,7 @@ fn generates_appends_and_builds() {
         format!("{} --name A --seed 5", fake_engine().display()),
         format!("{} --name B --seed 6", fake_engine().display()),
     );
-    datagen(&[&["--engine", &c, "--engine", &d, "--games", "3", "--append"][..], &common[..]].concat());
+    datagen(&[&["--engine", &c, "--engine", &d, "--games", "9", "--append"][..], &common[..]].concat());
     let text = games_in(&out);
     assert_eq!(text.matches("[Event ").count(), 9);
     assert!(text.contains("[Round \"9\"]"));
@@ -108,9 +108,12 @@ fn self_play_labels_every_move_and_resumes_without_repeating_a_game() {
     bytes.extend_from_slice(&zstd::encode_all(&b"[Event \"cut short\"]"[..], 9).unwrap()[..10]);
     std::fs::write(&out, &bytes).unwrap();
     assert_eq!(deepchess_trainer::commands::datagen::complete_frames(&bytes), whole);
-    datagen(&[&common[..], &["--games", "2", "--append"]].concat());
+    datagen(&[&common[..], &["--games", "5", "--append"]].concat());
     let text = games_in(&out);
     assert_eq!(text.matches("[Event \"deepchess datagen\"]").count(), 5, "{text}");
+    // The same command again: the file is whole, nothing more is played.
+    datagen(&[&common[..], &["--games", "5", "--append"]].concat());
+    assert_eq!(games_in(&out).matches("[Event \"deepchess datagen\"]").count(), 5);
     assert!(!text.contains("cut short"));
     for round in 1..=5 {
         assert_eq!(text.matches(&format!("[Round \"{round}\"]")).count(), 1, "round {round}");

@@ -15,11 +15,12 @@
 //! every position with the search score and the game's result.
 //!
 //! Games go to a zstd PGN file, each game its own frame, written and flushed
-//! as it ends. `--append` continues a file: a stopped run leaves at most one
-//! partial frame at its end, which is cut off, and the new games take the
-//! lowest game numbers the file lacks (and so their own seeds), so none is
+//! as it ends. `--games N` makes the file hold games 1 to N: `--append`
+//! continues it (the same command goes on after a stop), playing the game
+//! numbers up to N that it lacks (each game has its own seed), so none is
 //! played twice and none is skipped, whatever order a stopped run's games
-//! finished in.
+//! finished in; a stopped run's partial last frame is cut off first. A
+//! larger N extends a finished file.
 //!
 //! Under `mpirun` (the `mpi` feature) the ranks share the game numbers
 //! round robin, each with `--jobs` games at once, and send their games to
@@ -56,7 +57,8 @@ pub struct Args {
     /// An engine's command line (repeat for several).
     #[arg(long = "engine", required = true)]
     engines: Vec<String>,
-    /// Games to play.
+    /// Games the file holds when the run ends: with `--append`, the numbers
+    /// up to this that it lacks are played (the same command resumes).
     #[arg(long)]
     games: usize,
     /// Time per move, ms.
@@ -127,9 +129,9 @@ fn played_rounds(pgn: &str) -> BTreeSet<usize> {
         .collect()
 }
 
-/// The `count` lowest game numbers not in `played`.
-fn next_games(played: &BTreeSet<usize>, count: usize) -> Vec<usize> {
-    (0..).filter(|index| !played.contains(index)).take(count).collect()
+/// The game numbers below `total` not in `played`.
+fn next_games(played: &BTreeSet<usize>, total: usize) -> Vec<usize> {
+    (0..total).filter(|index| !played.contains(index)).collect()
 }
 
 /// The games this rank plays: every `size`-th of `games`, from its `rank`-th.
@@ -211,7 +213,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .flat_map(|a| (0..args.engines.len()).filter(move |&b| b != a).map(move |b| (a, b)))
             .collect()
     };
-    let progress = if args.quiet || !root { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
+    let progress = if args.quiet || !root { ProgressBar::hidden() } else { ProgressBar::new(games.len() as u64) };
     progress.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {per_sec} eta {eta} {msg}").expect("a valid template"),
     );
@@ -259,7 +261,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             progress.set_message(format!("{decisive} decisive"));
             if progress.is_hidden() && !args.quiet {
                 // No terminal (a background run's log): a line per game instead of the bar.
-                eprintln!("game {} of {}: {decisive} decisive so far", progress.position(), args.games);
+                eprintln!("game {} of {}: {decisive} decisive so far", progress.position(), games.len());
             }
             Ok(())
         };
@@ -413,7 +415,9 @@ mod tests {
             "[Event \"x\"]\n[Round \"1\"]\n\n1-0\n\n[Event \"x\"]\n[Round \"2\"]\n\n[Event \"x\"]\n[Round \"5\"]\n";
         let played = played_rounds(pgn);
         assert_eq!(played, BTreeSet::from([0, 1, 4]));
-        assert_eq!(next_games(&played, 4), [2, 3, 5, 6]);
+        // Up to 7 games in all: the holes, then the numbers after the last.
+        assert_eq!(next_games(&played, 7), [2, 3, 5, 6]);
+        assert_eq!(next_games(&played, 2), Vec::<usize>::new());
         assert_eq!(next_games(&BTreeSet::new(), 3), [0, 1, 2]);
     }
 
