@@ -14,6 +14,19 @@ fn smoke_config(epochs: usize) -> ValueConfig {
     config
 }
 
+/// `data build --all-positions --include-draws` of `pgn` into `out`, 15% of the games held out.
+fn build_every_position(pgn: &[std::path::PathBuf], out: &Path) {
+    let sampling = Sampling { all_positions: true, include_draws: true, ..Sampling::default() };
+    let options = BuildOptions {
+        pgn: pgn.to_vec(),
+        out: out.to_path_buf(),
+        filter: data::GameFilter::default(),
+        sampling,
+        held_out: HeldOut::Permille(150),
+    };
+    data::build(&options, true).unwrap();
+}
+
 #[test]
 fn targets_blend_result_and_evaluation() {
     let pos = shakmaty::Chess::default();
@@ -104,15 +117,7 @@ fn source_weights_set_each_inputs_share_of_the_draws() {
     std::fs::write(&first, &text[..cut]).unwrap();
     std::fs::write(&second, &text[cut..]).unwrap();
     let data = dir.path().join("data");
-    let sampling = Sampling { all_positions: true, include_draws: true, ..Sampling::default() };
-    let options = BuildOptions {
-        pgn: vec![first, second],
-        out: data.clone(),
-        filter: data::GameFilter::default(),
-        sampling,
-        held_out: HeldOut::Permille(150),
-    };
-    data::build(&options, true).unwrap();
+    build_every_position(&[first, second], &data);
     let sources = data::read_sources(&data).unwrap();
     let train = Dataset::open(&data.join("train.bin")).unwrap();
     let from_selfplay = |record: u32| sources[1].contains(u64::from(train.records()[record as usize].game()));
@@ -149,15 +154,7 @@ fn without_a_won_and_a_lost_game_held_out_there_is_no_pair_accuracy() {
     let pgn = dir.path().join("games.pgn");
     learnable_pgn(&pgn, 300);
     let data = dir.path().join("data");
-    let sampling = Sampling { all_positions: true, include_draws: true, ..Sampling::default() };
-    let options = BuildOptions {
-        pgn: vec![pgn.clone()],
-        out: data.clone(),
-        filter: data::GameFilter::default(),
-        sampling,
-        held_out: HeldOut::Permille(150),
-    };
-    data::build(&options, true).unwrap();
+    build_every_position(std::slice::from_ref(&pgn), &data);
     // The held-out games' Black wins made draws (the split is by game, so it
     // stays): no (W, L) pair can be drawn from them.
     let held_out: std::collections::HashSet<u32> =
@@ -174,7 +171,7 @@ fn without_a_won_and_a_lost_game_held_out_there_is_no_pair_accuracy() {
         .collect();
     assert!(games.iter().enumerate().any(|(i, g)| !held_out.contains(&(i as u32)) && g.contains("0-1")));
     std::fs::write(&pgn, games.concat()).unwrap();
-    data::build(&options, true).unwrap();
+    build_every_position(std::slice::from_ref(&pgn), &data);
     let rows = train(smoke_config(1), &data, &dir.path().join("run"), &FRESH, ValueLearner::new);
     // No accuracy rather than an accuracy of 0; the loss is still measured.
     assert_eq!(rows[0].val_accuracy, None, "{rows:?}");
