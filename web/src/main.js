@@ -373,13 +373,6 @@ function showThinking(info) {
 }
 
 /**
- * The move tree as lichess lists it: the main line in two columns (move
- * number, White, Black), and where a main move has alternatives, a block
- * across the columns right after it with each side line in parentheses
- * (and theirs nested inline). The cursor's move is marked, and the moves
- * of the cursor's line too.
- */
-/**
  * Scrolls the list so that `item` is in view, and nothing else: unlike
  * `scrollIntoView`, which scrolls every ancestor, the page too (on a phone
  * the board would leave the screen as the game grows).
@@ -392,6 +385,13 @@ function reveal(list, item) {
   else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
+/**
+ * The move tree as lichess lists it: the main line in two columns (move
+ * number, White, Black), and where a main move has alternatives, a block
+ * across the columns right after it with each side line in parentheses
+ * (and theirs nested inline). The cursor's move is marked, and the moves
+ * of the cursor's line too.
+ */
 function renderMoves() {
   const list = $('#moves');
   list.textContent = '';
@@ -414,8 +414,9 @@ function renderMoves() {
     const nags = withJudgement(node.nags, node.judgement);
     move.textContent = node.move.san + nags.map((n) => GLYPHS[n] ?? '').join('');
     for (const n of nags) if (JUDGED[n]) move.classList.add(JUDGED[n]);
-    if (node.judgement && !nags.includes(node.judgement)) move.title = `the review: ${GLYPHS[node.judgement]}`;
-    if (!move.title) move.title = inMain(node) ? '' : 'side line';
+    // Where the player's own mark stands, the review's is in the tooltip.
+    const unshown = node.judgement && !nags.includes(node.judgement);
+    move.title = unshown ? `the review: ${GLYPHS[node.judgement]}` : inMain(node) ? '' : 'side line';
     move.addEventListener('click', () => navigateTo(node));
     to.append(move);
   };
@@ -592,8 +593,8 @@ function drawGraph() {
   const ply = main.indexOf(game.node);
   const cursor = ply >= 0 ? `<line x1="${points[ply][0]}" x2="${points[ply][0]}" y1="0" y2="${height}" class="cursor"/>` : '';
   const marks = main
-    .map((node, i) => [[node.judgement].find((n) => n === BLUNDER || n === MISTAKE), points[i]])
-    .filter(([nag]) => nag)
+    .map((node, i) => [node.judgement, points[i]])
+    .filter(([nag]) => nag === BLUNDER || nag === MISTAKE)
     .map(([nag, [x, y]]) => `<circle cx="${x}" cy="${y}" r="3" class="${JUDGED[nag]}"/>`)
     .join('');
   svg.innerHTML = `<polygon points="0,${height} ${outline} ${width},${height}" class="white"/><line x1="0" x2="${width}" y1="${height / 2}" y2="${height / 2}" class="middle"/>${cursor}${marks}`;

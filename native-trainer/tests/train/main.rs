@@ -53,11 +53,12 @@ use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
 
 /// The dataset `dir/data` of the games in `pgn`, sampled as `sampling`
 /// says, 15% of the games held out.
-fn build(dir: &Path, pgn: std::path::PathBuf, sampling: Sampling) -> std::path::PathBuf {
+/// Builds `dir/data` from the games of `pgn`, 15% of them held out (by game).
+fn build(dir: &Path, pgn: &[std::path::PathBuf], sampling: Sampling) -> std::path::PathBuf {
     let out = dir.join("data");
     let filter = data::GameFilter::default();
     data::build(
-        &BuildOptions { pgn: vec![pgn], out: out.clone(), filter, sampling, held_out: HeldOut::Permille(150) },
+        &BuildOptions { pgn: pgn.to_vec(), out: out.clone(), filter, sampling, held_out: HeldOut::Permille(150) },
         true,
     )
     .unwrap();
@@ -67,7 +68,7 @@ fn build(dir: &Path, pgn: std::path::PathBuf, sampling: Sampling) -> std::path::
 fn dataset(dir: &Path) -> std::path::PathBuf {
     let pgn = dir.join("fixture.pgn");
     learnable_pgn(&pgn, 1500);
-    build(dir, pgn, Sampling { all_positions: true, ..Sampling::default() })
+    build(dir, &[pgn], Sampling { all_positions: true, ..Sampling::default() })
 }
 
 /// A training test's turn ([`TRAINING`]), its directory, and a dataset in it.
@@ -91,7 +92,7 @@ fn fixture(pgn: Option<(WritePgn, u64)>, sampling: Sampling) -> Fixture {
         Some((write, games)) => {
             let path = dir.path().join("games.pgn");
             write(&path, games);
-            build(dir.path(), path, sampling)
+            build(dir.path(), &[path], sampling)
         }
         None => dataset(dir.path()),
     };

@@ -14,17 +14,9 @@ fn smoke_config(epochs: usize) -> ValueConfig {
     config
 }
 
-/// `data build --all-positions --include-draws` of `pgn` into `out`, 15% of the games held out.
-fn build_every_position(pgn: &[std::path::PathBuf], out: &Path) {
-    let sampling = Sampling { all_positions: true, include_draws: true, ..Sampling::default() };
-    let options = BuildOptions {
-        pgn: pgn.to_vec(),
-        out: out.to_path_buf(),
-        filter: data::GameFilter::default(),
-        sampling,
-        held_out: HeldOut::Permille(150),
-    };
-    data::build(&options, true).unwrap();
+/// Every position, draws included: what the value network trains on.
+fn every_position_with_draws() -> Sampling {
+    Sampling { all_positions: true, include_draws: true, ..Sampling::default() }
 }
 
 #[test]
@@ -116,8 +108,7 @@ fn source_weights_set_each_inputs_share_of_the_draws() {
     let (first, second) = (dir.path().join("games.pgn"), dir.path().join("selfplay.pgn"));
     std::fs::write(&first, &text[..cut]).unwrap();
     std::fs::write(&second, &text[cut..]).unwrap();
-    let data = dir.path().join("data");
-    build_every_position(&[first, second], &data);
+    let data = build(dir.path(), &[first, second], every_position_with_draws());
     let sources = data::read_sources(&data).unwrap();
     let train = Dataset::open(&data.join("train.bin")).unwrap();
     let from_selfplay = |record: u32| sources[1].contains(u64::from(train.records()[record as usize].game()));
@@ -149,12 +140,8 @@ fn source_weights_set_each_inputs_share_of_the_draws() {
 
 #[test]
 fn without_a_won_and_a_lost_game_held_out_there_is_no_pair_accuracy() {
-    let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
+    let Fixture { _turn, dir, data } = fixture(Some((learnable_pgn, 300)), every_position_with_draws());
     let pgn = dir.path().join("games.pgn");
-    learnable_pgn(&pgn, 300);
-    let data = dir.path().join("data");
-    build_every_position(std::slice::from_ref(&pgn), &data);
     // The held-out games' Black wins made draws (the split is by game, so it
     // stays): no (W, L) pair can be drawn from them.
     let held_out: std::collections::HashSet<u32> =
@@ -171,7 +158,7 @@ fn without_a_won_and_a_lost_game_held_out_there_is_no_pair_accuracy() {
         .collect();
     assert!(games.iter().enumerate().any(|(i, g)| !held_out.contains(&(i as u32)) && g.contains("0-1")));
     std::fs::write(&pgn, games.concat()).unwrap();
-    build_every_position(std::slice::from_ref(&pgn), &data);
+    build(dir.path(), &[pgn], every_position_with_draws());
     let rows = train(smoke_config(1), &data, &dir.path().join("run"), &FRESH, ValueLearner::new);
     // No accuracy rather than an accuracy of 0; the loss is still measured.
     assert_eq!(rows[0].val_accuracy, None, "{rows:?}");
