@@ -66,7 +66,7 @@ TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,w
 TRAINER_LINT := $(TRAINER_TEST),cuda
 
 .PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \
-	bench-wasm bench-train tools wasm-web wasm-pkg web serve test-web bench-web
+	bench-wasm bench-train tools wasm-web wasm-pkg web serve screenshots test-web bench-web
 
 ## What the tests need, installed first (idempotent), then lints (the
 ## training backends' included), the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
@@ -178,6 +178,10 @@ web: wasm-web
 ## Builds everything and serves the site at http://127.0.0.1:8080.
 serve: web
 	node web/serve.mjs --port 8080
+
+## The site's screenshots in docs/screens/ (Play, Analyse, Watch at 1280 and 390 px wide).
+screenshots: web
+	node web/screenshots.mjs
 
 ## Browser tests (Playwright with Debian's chromium) and wasm-bindgen-test in headless chromium.
 ## The runner gives a module's tests 20 s in all unless told; ours take about 6 s on an idle

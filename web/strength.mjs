@@ -13,19 +13,20 @@ export function levelLabel(level) {
 
 /**
  * The page with its Strength menu filled in: `<!-- strength levels -->` in
- * `html` becomes one option per level, weakest first (1 s a move selected,
- * else the middle level), and `__STRENGTH_TITLE__` the menu's tooltip.
+ * `html` becomes one option per level, weakest first, the weakest selected
+ * (a first-time player's start; the choice is kept for the next visit);
+ * `__STRENGTH_TITLE__` the menu's tooltip, with the fitted line, and
+ * `__STRENGTH_HINT__` the visible line that says what the numbers are.
  */
 export function strengthMenu(html, ladder) {
   const levels = [...ladder.levels].sort((a, b) => a.seconds - b.seconds);
   if (levels.length === 0) throw new Error('strength levels: none');
-  if (!html.includes('<!-- strength levels -->') || !html.includes('__STRENGTH_TITLE__')) {
-    throw new Error('index.html: no <!-- strength levels --> or __STRENGTH_TITLE__ to fill');
+  for (const mark of ['<!-- strength levels -->', '__STRENGTH_TITLE__', '__STRENGTH_HINT__']) {
+    if (!html.includes(mark)) throw new Error(`index.html: no ${mark} to fill`);
   }
-  const chosen = levels.find((l) => l.go === 'go movetime 1000') ?? levels[Math.floor(levels.length / 2)];
   const options = levels.map((level, i) => {
     const end = i === 0 ? ' (weakest)' : i === levels.length - 1 ? ' (strongest)' : '';
-    const selected = level === chosen ? ' selected' : '';
+    const selected = i === 0 ? ' selected' : '';
     return `<option value="${level.go}"${selected}>${levelLabel(level)}${end}</option>`;
   });
   const { a, b, games } = ladder.fit;
@@ -33,5 +34,12 @@ export function strengthMenu(html, ladder) {
     `Ratings on the scale of ${ladder.anchor}, measured natively at one thread: ` +
     `Elo = ${a} + ${b} × log2(seconds a move), fitted to ${games} games. ` +
     'The timed levels search fewer nodes in the browser than natively.';
-  return html.replace('<!-- strength levels -->', options.join('\n          ')).replace('__STRENGTH_TITLE__', title);
+  const anchor = ladder.anchor.split(',')[0];
+  const hint =
+    `Ratings in Elo, against ${anchor} at its own rating levels; ` +
+    'a slow device plays the timed levels a little weaker.';
+  return html
+    .replace('<!-- strength levels -->', options.join('\n          '))
+    .replace('__STRENGTH_TITLE__', title)
+    .replace('__STRENGTH_HINT__', hint);
 }

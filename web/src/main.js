@@ -6,6 +6,7 @@ import { Game } from './game.js';
 import { openingAt } from './openings.js';
 import { BLUNDER, GLYPHS, JUDGED, MISTAKE, graphPoints, judge, plyAt, whiteChances, withJudgement } from './review.js';
 import { gameState, loadSession, makeLink, parseLink, restoreGame, saveSession } from './session.js';
+import { renderSettings } from './settings.js';
 import { EngineStatus } from './status.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -125,7 +126,7 @@ let black = null;
 async function blackSearcher() {
   const want = $('#watch-black').value;
   if (!black) {
-    black = { searcher: createEngine().then((engine) => new Searcher(engine)), network: '<embedded>' };
+    black = { searcher: createEngine().then((engine) => new Searcher(engine)), network: '<embedded>', search: 'scalar' };
   }
   let current;
   try {
@@ -146,6 +147,8 @@ async function blackSearcher() {
       return null;
     }
     black.network = want;
+    // It plays its network's first search (the AlphaZero networks MCTS only).
+    black.search = /\(plays ([a-z]+)/.exec(last)?.[1] ?? 'scalar';
     engineStatus.say(`${name} plays Black`);
   }
   return current;
@@ -338,6 +341,7 @@ function update() {
   renderClocks();
   $('#fen').value = game.fen;
   renderMoves();
+  renderSettings(engineStatus);
   if (mode === 'analyse') analyse();
   else {
     board.setAutoShapes([]);
@@ -352,7 +356,7 @@ function statusText(outcome) {
     if (outcome.result === '1/2-1/2') return `${reason}: a draw (½–½)`;
     const winner = outcome.result === '1-0' ? 'white' : 'black';
     // In a game against the engine, who won, not which colour.
-    const who = mode === 'play' ? (winner === player ? 'you win' : 'DeepChess wins') : winner === 'white' ? 'White wins' : 'Black wins';
+    const who = mode === 'play' ? (winner === player ? 'you win' : `${networkName(winner)} wins`) : winner === 'white' ? 'White wins' : 'Black wins';
     return `${reason}: ${who} (${outcome.result})`;
   }
   const side = game.turn === 'white' ? 'White' : 'Black';
@@ -360,15 +364,35 @@ function statusText(outcome) {
   if (mode === 'play') {
     // Stepped back through the moves: the game waits at its last one.
     if (game.ply !== game.moves.length) return `${side} to move${check}, an earlier position: » returns to the game`;
-    return game.turn === player ? `Your move (${side})${check}` : 'DeepChess is thinking…';
+    return game.turn === player ? `Your move (${side})${check}` : `${networkName(game.turn)} is thinking…`;
   }
   return `${side} to move${check}`;
+}
+
+/**
+ * The name of the network that plays `color`: the Network choice's, or,
+ * watching two networks, Black's from the *Black plays* choice.
+ */
+function networkName(color) {
+  if (mode === 'watch' && color === 'black' && $('#watch-black').value) return pickedName($('#watch-black'));
+  return pickedName($('#network')) || 'DeepChess';
+}
+
+/** The search that plays `color`: the Search choice's, or Black's engine's first (its network's own). */
+function searchOf(color) {
+  if (mode === 'watch' && color === 'black' && $('#watch-black').value && black) return black.search;
+  return $('#search').value;
+}
+
+/** How far a search has looked: its depth, or MCTS's playouts (a tree search has no depth to speak of). */
+function effort(info, search) {
+  return search === 'mcts' ? `${info.nodes.toLocaleString('en')} playouts` : `depth ${info.depth}`;
 }
 
 function showThinking(info) {
   if (mode === 'analyse' || !info.pv.length) return;
   const score = scoreText(info, game.turn);
-  $('#status').textContent = `DeepChess is thinking… depth ${info.depth}, ${score}`;
+  $('#status').textContent = `${networkName(game.turn)} is thinking… ${effort(info, searchOf(game.turn))}, ${score}`;
   setEvalBar(info, game.turn);
 }
 
@@ -507,7 +531,7 @@ function renderClocks() {
   if (flagged) {
     clock.pause();
     const other = flagged === 'white' ? 'black' : 'white';
-    const who = flagged === player ? 'you' : 'DeepChess';
+    const who = flagged === player ? 'you' : networkName(flagged);
     token = {};
     searcher?.cancel();
     if (game.pos.hasInsufficientMaterial(other)) game.finish('1/2-1/2', `${who} ran out of time, and the other side cannot mate`);
@@ -519,7 +543,7 @@ function renderClocks() {
   for (const [id, color] of [['#clock-top', top], ['#clock-bottom', orientation]]) {
     const box = $(id);
     const left = clock.remaining(color);
-    box.querySelector('.who').textContent = color === player ? 'You' : 'DeepChess';
+    box.querySelector('.who').textContent = color === player ? 'You' : networkName(color);
     box.querySelector('.time').textContent = clockText(left);
     box.classList.toggle('running', clock.running === color);
     box.classList.toggle('low', left < 20000);
@@ -711,10 +735,12 @@ function renderAnalysis(fen, turn, threat) {
     .filter((info) => info.pv.length)
     .sort((a, b) => lineValue(b) - lineValue(a) || a.multipv - b.multipv);
   const best = sorted[0];
-  // MCTS counts playouts, not nodes.
-  const unit = $('#search').value === 'mcts' ? 'playouts' : 'nodes';
+  // MCTS counts playouts, not nodes, and has no depth to speak of.
+  const mcts = $('#search').value === 'mcts';
+  const unit = mcts ? 'playouts' : 'nodes';
+  const depth = mcts ? '' : `depth ${latest.depth}/${latest.seldepth ?? latest.depth} · `;
   $('#analysis-stats').textContent =
-    `${threat ? 'threat · ' : ''}depth ${latest.depth}/${latest.seldepth ?? latest.depth} · ${Math.round(latest.nps / 1000)}k ${unit}/s · ${latest.nodes.toLocaleString('en')} ${unit}`;
+    `${threat ? 'threat · ' : ''}${depth}${Math.round(latest.nps / 1000)}k ${unit}/s · ${latest.nodes.toLocaleString('en')} ${unit}`;
   $('#analysis-score').textContent = threat ? '' : scoreText(best, turn);
   if (!threat) setEvalBar(best, turn);
   const list = $('#pv-lines');
@@ -740,7 +766,7 @@ function renderAnalysis(fen, turn, threat) {
       span.dataset.last = move.from + move.to;
       moves.append(span, ' ');
     }
-    item.append(score, ' ', depth, ' ', moves);
+    item.append(score, ' ', ...(mcts ? [] : [depth, ' ']), moves);
     list.append(item);
   }
   board.setAutoShapes(
@@ -873,6 +899,7 @@ $('#offer-draw').addEventListener('click', () => {
 // Choosing a side starts a game on that side, the board turned towards it.
 startsNewGame($('#side'));
 for (const picker of ['#strength', '#watch-time', '#watch-black']) $(picker).addEventListener('change', () => remember());
+$('#engine-settings').addEventListener('toggle', () => remember());
 $('#take-back').addEventListener('click', () => {
   token = {};
   searcher?.cancel();
@@ -1081,10 +1108,10 @@ $('#copy-fen').addEventListener('click', () => copy(game.fen, $('#fen')));
 $('#copy-link').addEventListener('click', () => copy(makeLink(location.href, { fen: game.fen })));
 $('#copy-pgn').addEventListener('click', () => {
   let names = {};
-  if (mode === 'play') names = { [player === 'white' ? 'White' : 'Black']: 'You', [player === 'white' ? 'Black' : 'White']: 'DeepChess' };
+  const engine = player === 'white' ? 'black' : 'white';
+  if (mode === 'play') names = { [player === 'white' ? 'White' : 'Black']: 'You', [engine === 'white' ? 'White' : 'Black']: networkName(engine) };
   // Watching, each side's network.
-  const white = pickedName($('#network')) || 'DeepChess';
-  if (mode === 'watch') names = { White: white, Black: $('#watch-black').value ? pickedName($('#watch-black')) : white };
+  if (mode === 'watch') names = { White: networkName('white'), Black: networkName('black') };
   copy(game.pgn(names), $('#pgn'));
 });
 
@@ -1106,6 +1133,7 @@ function session() {
     watchBlack: $('#watch-black').value,
     clockChoice: $('#clock').value,
     clock: clock?.toJSON() ?? null,
+    settingsOpen: $('#engine-settings').open,
   };
 }
 
@@ -1132,6 +1160,7 @@ function restore(saved) {
   choose($('#multipv'), saved.multipv);
   choose($('#watch-time'), saved.watchTime);
   choose($('#clock'), saved.clockChoice);
+  $('#engine-settings').open = saved.settingsOpen === true;
   // The clock comes back stopped; it runs again for the side to move.
   if (saved.clock && $('#clock').value) clock = Clock.from(saved.clock);
   return ['play', 'analyse', 'watch'].includes(saved.mode) ? saved.mode : 'play';

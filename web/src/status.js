@@ -1,6 +1,8 @@
 // The header's engine status in plain words ("Ready · 2 threads", "Deep Pink
-// loaded · 2 threads"), with the engine's own words (its build, the thread
-// limit and why, the network's file and layer shapes) one tap away.
+// loaded · 2 threads"), with the details (its build, the thread limit and
+// why, the network's file, layer shapes and searches) in words one tap away.
+
+import { searchName } from './settings.js';
 
 export class EngineStatus {
   /** `line`: the header's status button; `details`: where the engine's own words go. */
@@ -64,8 +66,32 @@ export class EngineStatus {
     this.line.textContent = this.text;
     const threads =
       this.maxThreads > 1 ? `up to ${this.maxThreads} threads here` : this.why || 'one thread here';
-    const lines = this.build ? [this.build, threads, this.networkLine.replace(/^info string /, '')] : [];
+    const lines = this.build ? [buildText(this.build), threads, networkText(this.networkLine)] : [];
     this.details.textContent = lines.filter(Boolean).join(' · ');
     this.line.title = this.details.textContent || this.text;
   }
+}
+
+const KERNELS = { relaxed: 'relaxed SIMD', simd128: 'SIMD', scalar: 'no SIMD' };
+
+/** The engine's `id name` in words: `DeepChess 0.1.0 wasm-relaxed-mt` → `DeepChess 0.1.0, WebAssembly with relaxed SIMD and threads`. */
+export function buildText(build) {
+  const match = /^(.*) wasm-(\w+?)(-mt)?$/.exec(build);
+  if (!match) return build;
+  const [, name, kernel, mt] = match;
+  return `${name}, WebAssembly with ${KERNELS[kernel] ?? kernel}${mt ? ' and threads' : ''}`;
+}
+
+/**
+ * The engine's line about its network in words: `info string loaded network
+ * URL: 773-256-32 + utility 32-1 (plays scalar, mcts)` → `network
+ * deepchess-….dcnn: 773-256-32 + utility 32-1 · plays alpha-beta, MCTS`.
+ */
+export function networkText(line) {
+  const match = /^info string (?:loaded )?network (\S+): (.*?)(?: \(plays ([a-z, ]+)\))?$/.exec(line);
+  if (!match) return line.replace(/^info string /, '');
+  const [, where, shape, plays] = match;
+  const file = where === '<embedded>' ? 'built in' : where.split('/').pop();
+  const searches = plays ? ` · plays ${plays.split(', ').map(searchName).join(', ')}` : '';
+  return `network ${file}: ${shape}${searches}`;
 }

@@ -103,6 +103,11 @@ export async function openFresh(page, origin) {
   await page.goto(origin + '/');
 }
 
+/** Opens the Engine settings panel (Network, Search, Threads), where its pickers can be used. */
+export async function openSettings(page) {
+  await page.evaluate(() => (document.querySelector('#engine-settings').open = true));
+}
+
 /**
  * Clicks the centre of `square` (`e2`) where the page shows the board now,
  * with `bottom`'s side at the bottom of the board. It does not scroll first.

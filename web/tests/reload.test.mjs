@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { clickSquare, closeChecked, shots, start } from './browser.mjs';
+import { clickSquare, closeChecked, openSettings, shots, start } from './browser.mjs';
 
 let browser;
 let page;
@@ -35,6 +35,7 @@ const seen = () =>
 
 test('choosing Black starts a game as Black, the board turned, the engine moving first', async () => {
   await page.selectOption('#strength', 'go depth 3');
+  await openSettings(page);
   await page.selectOption('#network', { label: paper });
   await page.waitForFunction((name) => document.querySelector('#engine-status').textContent.startsWith(`${name} loaded`), paper, { timeout: 30000 });
   await page.selectOption('#search', 'comparison');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { clickSquare as clickBoard, closeChecked, dist, openSite, shots, uci } from './browser.mjs';
+import { clickSquare as clickBoard, closeChecked, dist, openSettings, openSite, shots, uci } from './browser.mjs';
 
 let browser;
 let page;
@@ -20,6 +20,11 @@ async function clickSquare(square) {
   await clickBoard(page, square);
 }
 
+/** Whether the analysis has searched far enough: depth 2 or more, or (MCTS, which has no depth) 100 playouts. */
+const searched = (search) => {
+  const stats = document.querySelector('#analysis-stats').textContent;
+  return search === 'mcts' ? Number(/([\d,]+) playouts$/.exec(stats)?.[1].replace(/,/g, '')) >= 100 : /depth ([2-9]|\d\d)/.test(stats);
+};
 const moveCount = () => page.locator('#moves .move').count();
 const moveTexts = () => page.locator('#moves .move').allTextContents();
 
@@ -29,7 +34,10 @@ test('the page loads with the board, the engine and no errors', async () => {
   assert.match(await page.textContent('#engine-status'), /^Ready · \d threads?$/);
   assert.ok(await page.locator('#engine-details').isHidden());
   await page.click('#engine-status');
-  assert.match(await page.textContent('#engine-details'), /^DeepChess \S+ wasm-\S+ · up to \d threads here · network <embedded>: 773-/);
+  assert.match(
+    await page.textContent('#engine-details'),
+    /^DeepChess \S+, WebAssembly with (relaxed SIMD|SIMD|no SIMD)( and threads)? · up to \d threads here · network built in: 773-\S+ \+ utility \S+ · plays alpha-beta, MCTS$/,
+  );
   await page.click('#engine-status');
   assert.ok(await page.locator('#engine-details').isHidden());
   assert.equal(await page.locator('#board piece:not(.ghost)').count(), 32);
@@ -72,6 +80,7 @@ test('analyse shows the engine line, the eval bar and the best move arrow', asyn
 });
 
 test('analysis runs with each search the built-in network plays, chosen on the page', async () => {
+  await openSettings(page);
   // The built-in value network plays the scalar search and MCTS; the comparison search needs the paper's network.
   assert.deepEqual(await page.$$eval('#search option', (options) => options.map((o) => [o.value, o.disabled])), [
     ['scalar', false],
@@ -82,17 +91,23 @@ test('analysis runs with each search the built-in network plays, chosen on the p
   for (const [search, lines] of [['mcts', 3], ['scalar', 3]]) {
     await page.selectOption('#search', search);
     await page.waitForFunction((n) => document.querySelectorAll('#pv-lines li').length === n, lines, { timeout: 30000 });
-    await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent));
-    assert.match(await page.textContent('#pv-lines li'), /^[+-]?\d+\.\d\d d\d+ 1\. |^#-?\d+ d\d+ 1\. /);
-    // MCTS counts playouts, and says so.
-    assert.match(await page.textContent('#analysis-stats'), search === 'mcts' ? / playouts\/s · [\d,]+ playouts$/ : / nodes\/s · [\d,]+ nodes$/);
+    await page.waitForFunction(searched, search, { timeout: 30000 });
+    // MCTS counts playouts and gives no depth; the alpha-beta search gives each line's depth.
+    const line = search === 'mcts' ? /^[+-]?\d+\.\d\d 1\. |^#-?\d+ 1\. / : /^[+-]?\d+\.\d\d d\d+ 1\. |^#-?\d+ d\d+ 1\. /;
+    assert.match(await page.textContent('#pv-lines li'), line);
+    const stats = search === 'mcts' ? /^[\d.]+k playouts\/s · [\d,]+ playouts$/ : /^depth \d+\/\d+ · [\d.]+k nodes\/s · [\d,]+ nodes$/;
+    assert.match(await page.textContent('#analysis-stats'), stats);
+    // The line under the choice says what the search does, and why the paper's search is not offered.
+    assert.match(await page.textContent('#search-hint'), search === 'mcts' ? /^Monte Carlo tree search/ : /^Looks ahead move by move/);
+    assert.match(await page.textContent('#search-hint'), /Position comparison needs the paper's comparison network/);
   }
-  assert.equal(await page.textContent('#search option[value=mcts]'), 'MCTS (experimental)');
+  assert.equal(await page.textContent('#search option[value=mcts]'), 'Monte Carlo tree search');
 });
 
 test("the Network choice plays the paper's network with each of its searches, every other learner, then the built-in one again", async () => {
   const learners = JSON.parse(readFileSync(join(dist, '..', '..', 'weights', 'learners.json'), 'utf8'));
   await page.waitForFunction((n) => document.querySelectorAll('#network option').length === n, learners.length + 1);
+  await openSettings(page);
   const names = await page.locator('#network option').allTextContents();
   // The other learners are marked as experimental.
   assert.deepEqual(names, ['DeepChess (built in)', ...learners.map((n) => (n.learner === 'deepchess' ? n.name : `${n.name} (experimental)`))]);
@@ -101,13 +116,18 @@ test("the Network choice plays the paper's network with each of its searches, ev
     await page.waitForFunction(
       ({ file, name }) =>
         document.querySelector('#engine-status').textContent.startsWith(`${name} loaded · `) &&
-        new RegExp(` · loaded network http://[^ ]+/nets/${file}: `).test(document.querySelector('#engine-details').textContent),
+        document.querySelector('#engine-details').textContent.includes(` · network ${file}: `),
       { file: net.file, name: net.name },
       { timeout: 30000 },
     );
     // The paper's network plays all three searches; a learner only the scalar search, the AlphaZero network only MCTS.
     const plays = net.file.endsWith('.dcnn') ? ['scalar', 'comparison', 'mcts'] : net.file.endsWith('.dcaz') ? ['mcts'] : ['scalar'];
-    assert.ok((await page.textContent('#engine-details')).endsWith(`(plays ${plays.join(', ')})`), await page.textContent('#engine-details'));
+    const words = { scalar: 'alpha-beta', comparison: 'position comparison', mcts: 'MCTS' };
+    const details = await page.textContent('#engine-details');
+    assert.ok(details.endsWith(` · plays ${plays.map((p) => words[p]).join(', ')}`), details);
+    // The summary of the closed panel names the network; the line under the choice says what it is.
+    assert.ok((await page.textContent('#settings-summary')).startsWith(`${net.name} · `));
+    assert.equal(await page.textContent('#network-hint'), `${net.description}.${net.learner === 'deepchess' ? '' : ' Experimental: far weaker than DeepChess.'}`);
     assert.equal(await page.locator('#search').isDisabled(), plays.length === 1, 'a learner has only its own search');
     const offered = await page.$$eval('#search option', (options) => options.filter((o) => !o.disabled).map((o) => o.value));
     assert.deepEqual(offered, plays);
@@ -116,20 +136,18 @@ test("the Network choice plays the paper's network with each of its searches, ev
       assert.equal(await page.inputValue('#search'), search);
       // Analysis is on: the network's three lines come in (MultiPV 3).
       await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
-      await page.waitForFunction(() => /depth ([2-9]|\d\d)/.test(document.querySelector('#analysis-stats').textContent), null, {
-        timeout: 30000,
-      });
+      await page.waitForFunction(searched, search, { timeout: 30000 });
     }
     // Leave the paper's network on its comparison search: the built-in one, which lacks it, must fall back.
     if (plays.length > 1) await page.selectOption('#search', 'comparison');
   }
   await page.selectOption('#network', { index: 1 });
-  await page.waitForFunction(() => /\(plays scalar, comparison, mcts\)$/.test(document.querySelector('#engine-details').textContent));
+  await page.waitForFunction(() => / · plays alpha-beta, position comparison, MCTS$/.test(document.querySelector('#engine-details').textContent));
   await page.selectOption('#search', 'comparison');
   await page.selectOption('#network', '');
-  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess (built in) loaded · '));
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess loaded · '));
   // The engine's build and threads come back with the built-in network.
-  assert.match(await page.textContent('#engine-details'), /^DeepChess \S+ wasm-\S+ · up to \d threads here · loaded network deepchess-[0-9a-f]{12}\.dcnn: 773-/);
+  assert.match(await page.textContent('#engine-details'), /^DeepChess \S+, WebAssembly with .* · up to \d threads here · network deepchess-[0-9a-f]{12}\.dcnn: 773-/);
   assert.ok(!(await page.locator('#search').isDisabled()));
   assert.equal(await page.inputValue('#search'), 'scalar', 'the comparison search falls back to the scalar one');
   await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });
@@ -321,6 +339,12 @@ test("watch: two different networks play a game to the end; play: the untrained 
   await page.waitForFunction((name) => document.querySelector('#engine-status').textContent === `${name} plays Black`, untrained.name, {
     timeout: 30000,
   });
+  // While Black thinks, the status names Black's network and counts its playouts (MCTS has no depth).
+  await page.waitForFunction(
+    (name) => new RegExp(`^${name} is thinking… [\\d,]+ playouts, `).test(document.querySelector('#status').textContent),
+    untrained.name,
+    { timeout: 30000 },
+  );
   // The game runs to its end by the rules, and watching stops there.
   await page.waitForFunction(() => /(White wins|Black wins|a draw)/.test(document.querySelector('#status').textContent), null, {
     timeout: 180000,
@@ -336,13 +360,14 @@ test("watch: two different networks play a game to the end; play: the untrained 
   await page.evaluate(() => (document.querySelector('#io').open = true));
   await page.click('#copy-pgn');
   const pgn = await page.inputValue('#pgn');
-  assert.match(pgn, /\[White "DeepChess \(built in\)"\]/);
+  assert.match(pgn, /\[White "DeepChess"\]/);
   assert.ok(pgn.includes(`[Black "${untrained.name}"]`), pgn);
   await page.selectOption('#watch-black', '');
 
   // Play against the untrained network itself: it answers a move.
   await page.click('nav button[data-mode=play]');
   await page.selectOption('#side', 'white');
+  await openSettings(page);
   await page.selectOption('#network', { label: `${untrained.name} (experimental)` });
   await page.waitForFunction((name) => document.querySelector('#engine-status').textContent.startsWith(`${name} loaded · `), untrained.name, {
     timeout: 30000,
@@ -353,7 +378,7 @@ test("watch: two different networks play a game to the end; play: the untrained 
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
   assert.match(await page.textContent('#status'), /Your move/);
   await page.selectOption('#network', '');
-  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess (built in) loaded · '));
+  await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess loaded · '));
 });
 
 test('at 360 px wide the page fits without scrolling sideways', async () => {
@@ -462,6 +487,7 @@ test('after the first visit the site works with the network off', async () => {
     await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 30000 });
     // A network never downloaded cannot load offline: the picker goes back to the one that plays, with a message.
     assert.equal(await page.inputValue('#network'), '');
+    await openSettings(page);
     await page.evaluate(() =>
       document.querySelector('#network').append(new Option('Never downloaded', new URL('nets/deepchess-000000000000.dcsn', location.href).href)),
     );

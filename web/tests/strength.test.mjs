@@ -21,7 +21,8 @@ test('every fitted level is an option, weakest first, labelled with its rating',
   for (const [i, o] of built.entries()) assert.match(o[3], new RegExp(`about ${Math.round(levels[i].elo / 50) * 50}\\b`));
   assert.match(built[0][3], /\(weakest\)$/);
   assert.match(built.at(-1)[3], /\(strongest\)$/);
-  assert.equal(built.filter((o) => o[2]).length, 1, 'one level is selected');
+  // A first visit starts at the weakest level.
+  assert.deepEqual(built.filter((o) => o[2]).map((o) => o[1]), [levels[0].go]);
   // The site's tests and saved sessions pick depth 3.
   assert.ok(levels.some((l) => l.go === 'go depth 3'));
 });
@@ -33,14 +34,16 @@ test('labels round to 50 and name the limit', () => {
   assert.throws(() => levelLabel({ level: 'n5', go: 'go nodes 5', elo: 1000 }), /unknown limit/);
 });
 
-test('the tooltip gives the fitted line and its games', () => {
+test('the tooltip gives the fitted line and its games; the visible line names the scale', () => {
   const html = strengthMenu(page, ladder);
   assert.ok(!html.includes('__STRENGTH_TITLE__'));
+  assert.ok(!html.includes('__STRENGTH_HINT__'));
+  assert.match(/<p id="strength-hint" class="hint">([^<]+)<\/p>/.exec(html)[1], /^Ratings in Elo, against Stockfish 15\.1 at its own rating levels/);
   assert.ok(html.includes(`Elo = ${ladder.fit.a} + ${ladder.fit.b} × log2(seconds a move), fitted to ${ladder.fit.games} games`));
 });
 
 test('a page without the menu to fill, or a ladder without levels, is an error', () => {
-  assert.throws(() => strengthMenu('<select id="strength"></select>', ladder), /no <!-- strength levels -->/);
+  assert.throws(() => strengthMenu('<select id="strength"></select>', ladder), /no <!-- strength levels --> to fill/);
   assert.throws(() => strengthMenu(page, { ...ladder, levels: [] }), /none/);
 });
 

@@ -160,7 +160,7 @@ test('on a host without the headers, the site says one thread, then the service 
     }
     // Once it controls the page, the page reloads once and is isolated.
     await eventually(() => p.evaluate(() => self.crossOriginIsolated && document.querySelector('#engine-status').textContent.startsWith('Ready')), 'isolation');
-    assert.match(await status(), /^Ready · \d+ threads? \| DeepChess \S+ wasm-relaxed-mt · up to \d+ threads here · network /);
+    assert.match(await status(), /^Ready · \d+ threads? \| DeepChess \S+, WebAssembly with relaxed SIMD and threads · up to \d+ threads here · network /);
     const options = await p.evaluate(() => [...document.querySelectorAll('#threads option')].map((o) => o.value));
     assert.ok(options.length >= 2 || (await p.evaluate(() => navigator.hardwareConcurrency)) === 1, options.join(' '));
     // The site plays with two threads.

@@ -1,0 +1,66 @@
+// The Engine settings panel (Network, Search, Threads): under each choice a
+// visible line that says what it does (phones show no tooltips), and in the
+// panel's summary the choices made, so that a closed panel still says what plays.
+
+/** What each search does, in a player's words. */
+const SEARCHES = {
+  scalar: "Looks ahead move by move and scores each position with the network's learned value. The strongest.",
+  comparison:
+    "The DeepChess paper's own search: it compares two positions at a time with the network's comparison head. Slower and weaker than alpha-beta.",
+  mcts: "Monte Carlo tree search, as AlphaZero plays: the AlphaZero networks' search; with the other networks it is experimental and weaker.",
+};
+
+/** The searches' short names, for the summary. */
+const SHORT = { scalar: 'alpha-beta', comparison: 'position comparison', mcts: 'MCTS' };
+
+const BUILT_IN =
+  "DeepChess's value network, built into the engine: learned from engine games and its own games. The strongest here.";
+
+/**
+ * The line under the Search choice: what the chosen search does, and why
+ * the others are not offered when the network cannot play them.
+ */
+export function searchHint(select) {
+  const offered = [...select.options].filter((o) => !o.disabled).map((o) => o.value);
+  const text = SEARCHES[select.value] ?? '';
+  if (offered.length === 1) return `${text} This network plays no other search.`;
+  if (!offered.includes('comparison')) {
+    return `${text} Position comparison needs the paper's comparison network (under Network).`;
+  }
+  return text;
+}
+
+/** The line under the Network choice: what the chosen network is. */
+export function networkHint(select) {
+  const picked = select.selectedOptions[0];
+  if (!picked || picked.value === '') return BUILT_IN;
+  const weaker = picked.textContent.endsWith('(experimental)') ? ' Experimental: far weaker than DeepChess.' : '';
+  return `${picked.title || picked.textContent}.${weaker}`;
+}
+
+/** The line under the Threads choice: what threads do, or why there is one (the engine's `one thread: …`). */
+export function threadsHint(maxThreads, why) {
+  if (maxThreads > 1) return `More threads search deeper in the same time (up to ${maxThreads} here).`;
+  return why ? `One thread here: ${why.replace(/^one thread:\s*/, '')}.` : 'One thread here.';
+}
+
+/** A search's name in a player's words (`scalar` is alpha-beta over the network's value). */
+export function searchName(search) {
+  return SHORT[search] ?? search;
+}
+
+/** The panel's summary: the network, search and threads in a few words. */
+export function settingsSummary(network, search, threads) {
+  const name = network.selectedOptions[0]?.dataset.name ?? 'DeepChess';
+  const count = Number(threads.value) || 1;
+  return `${name} · ${searchName(search.value)} · ${count} thread${count === 1 ? '' : 's'}`;
+}
+
+/** Writes every line of the panel from the choices as they stand. */
+export function renderSettings({ maxThreads, why }) {
+  const $ = (selector) => document.querySelector(selector);
+  $('#network-hint').textContent = networkHint($('#network'));
+  $('#search-hint').textContent = searchHint($('#search'));
+  $('#threads-hint').textContent = threadsHint(maxThreads, why);
+  $('#settings-summary').textContent = settingsSummary($('#network'), $('#search'), $('#threads'));
+}

@@ -1,0 +1,37 @@
+// The engine's details in words (web/src/status.js) and the Engine settings lines (web/src/settings.js), under node.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { threadsHint } from '../src/settings.js';
+import { buildText, networkText } from '../src/status.js';
+
+test("the engine's build in words", () => {
+  assert.equal(buildText('DeepChess 0.1.0 wasm-relaxed-mt'), 'DeepChess 0.1.0, WebAssembly with relaxed SIMD and threads');
+  assert.equal(buildText('DeepChess 0.1.0 wasm-simd128'), 'DeepChess 0.1.0, WebAssembly with SIMD');
+  assert.equal(buildText('DeepChess 0.1.0 wasm-scalar'), 'DeepChess 0.1.0, WebAssembly with no SIMD');
+  // A name it does not know is shown as it is.
+  assert.equal(buildText('DeepChess 0.1.0'), 'DeepChess 0.1.0');
+});
+
+test("the engine's network line in words: the file, its shape, the searches it plays", () => {
+  assert.equal(
+    networkText('info string network <embedded>: 773-256-32 + utility 32-1 (plays scalar, mcts)'),
+    'network built in: 773-256-32 + utility 32-1 · plays alpha-beta, MCTS',
+  );
+  assert.equal(
+    networkText('info string loaded network http://127.0.0.1:8080/nets/deepchess-cabc88df51da.dcnn: 773-100-100-100 (plays scalar, comparison, mcts)'),
+    'network deepchess-cabc88df51da.dcnn: 773-100-100-100 · plays alpha-beta, position comparison, MCTS',
+  );
+  assert.equal(networkText('info string loaded network nets/x.dcaz: 22 planes'), 'network x.dcaz: 22 planes');
+  // Anything else keeps its words, without the UCI prefix.
+  assert.equal(networkText('info string something new'), 'something new');
+  assert.equal(networkText(''), '');
+});
+
+test('the Threads line says what threads do, or why there is one', () => {
+  assert.equal(threadsHint(4, ''), 'More threads search deeper in the same time (up to 4 here).');
+  assert.equal(
+    threadsHint(1, 'one thread: the page is not cross-origin isolated, so there is no shared memory for threads'),
+    'One thread here: the page is not cross-origin isolated, so there is no shared memory for threads.',
+  );
+  assert.equal(threadsHint(1, ''), 'One thread here.');
+});
