@@ -88,24 +88,32 @@ const threadNote = threaded
       : 'one thread: the page is not cross-origin isolated, so there is no shared memory for threads';
 /** Helper workers, started as `Threads` needs them and kept for later searches. */
 const helpers = [];
-let engine = null;
-let gpu = null;
-/** Whether DeepChess's tower was ever built on the GPU (rebuilt with each network). */
-let gpuFound = false;
-/** Whether the AlphaZero reimplementation's network plays (MCTS; no embeddings to prefill). */
-let azPlaying = false;
-/** The AlphaZero network on the GPU, while one plays. */
-let azGpu = null;
-/** Whether a loop of MCTS batches on the GPU runs ({@link thinkOnGpu}). */
-let azLoop = false;
-/** The current search's GPU batches: leaves, batches, ms waiting for the GPU. */
-let azStats = null;
-/** Resolves when the GPU is set up (or found missing). */
-let gpuPending = null;
 const gpuMode = params.get('webgpu') ?? 'auto';
-let gpuWanted = gpuMode !== '0';
-let busy = false;
-let thinkScheduled = false;
+/** The worker's state: the engine, its copies of the network on the GPU, and what runs now. */
+const state = {
+  /** The wasm engine, once it has started. */
+  engine: null,
+  /** DeepChess's tower on the GPU, for the embeddings, where that is faster than the CPU. */
+  gpu: null,
+  /** Whether DeepChess's tower was ever built on the GPU (rebuilt with each network). */
+  gpuFound: false,
+  /** Whether the AlphaZero reimplementation's network plays (MCTS; no embeddings to prefill). */
+  azPlaying: false,
+  /** The AlphaZero network on the GPU, while one plays. */
+  azGpu: null,
+  /** Whether a loop of MCTS batches on the GPU runs ({@link thinkOnGpu}). */
+  azLoop: false,
+  /** The current search's GPU batches: leaves, batches, ms waiting for the GPU. */
+  azStats: null,
+  /** Resolves when the GPU is set up (or found missing). */
+  gpuPending: null,
+  /** The `WebGPU` option: whether the GPU may be used. */
+  gpuWanted: gpuMode !== '0',
+  /** Whether a UCI line is being handled (searching waits). */
+  busy: false,
+  /** Whether a slice of search is scheduled. */
+  thinkScheduled: false,
+};
 
 const post = (lines) => {
   for (const line of lines) self.postMessage(line);
@@ -114,7 +122,7 @@ const post = (lines) => {
 
 /** Hands the helper tasks of a search that has just started to helper workers. */
 function dispatchHelpers() {
-  const tasks = engine?.takeHelperTasks();
+  const tasks = state.engine?.takeHelperTasks();
   if (!tasks?.length) return;
   const [module, memory] = glue.threadShare();
   while (helpers.length < tasks.length) {
@@ -134,32 +142,32 @@ const report = (error) => post([`info string error: ${error?.message ?? error}`]
 // Yielding through a MessageChannel avoids setTimeout's 4 ms clamp.
 const channel = new MessageChannel();
 channel.port1.onmessage = () => {
-  thinkScheduled = false;
+  state.thinkScheduled = false;
   think();
 };
 const scheduleThink = () => {
-  if (!thinkScheduled) {
-    thinkScheduled = true;
+  if (!state.thinkScheduled) {
+    state.thinkScheduled = true;
     channel.port2.postMessage(null);
   }
 };
 
 function think() {
-  if (busy || !engine || azLoop) return;
-  const planes = azGpu && gpuWanted ? engine.gatherLeaves(AZ_BATCH) : undefined;
+  if (state.busy || !state.engine || state.azLoop) return;
+  const planes = state.azGpu && state.gpuWanted ? state.engine.gatherLeaves(AZ_BATCH) : undefined;
   if (planes) {
     thinkOnGpu(planes);
     return;
   }
   const end = performance.now() + SLICE_MS;
   try {
-    while (engine.thinking && queue.length === 0 && performance.now() < end) post(engine.think(SLICE_NODES));
+    while (state.engine.thinking && queue.length === 0 && performance.now() < end) post(state.engine.think(SLICE_NODES));
   } catch (error) {
     report(error);
     return;
   }
   if (queue.length) pump();
-  else if (engine.thinking) scheduleThink();
+  else if (state.engine.thinking) scheduleThink();
 }
 
 /**
@@ -168,51 +176,51 @@ function think() {
  * batch is out: `stop` answers at once and its batch's outputs are ignored.
  */
 async function thinkOnGpu(planes) {
-  azLoop = true;
+  state.azLoop = true;
   try {
     while (planes) {
       const started = performance.now();
       let outputs;
       try {
-        outputs = planes.length ? await azGpu.evaluate(planes) : new Float32Array(0);
+        outputs = planes.length ? await state.azGpu.evaluate(planes) : new Float32Array(0);
       } catch (error) {
         // The CPU path goes on with the same tree.
-        engine.cancelLeaves();
-        azGpu = null;
+        state.engine.cancelLeaves();
+        state.azGpu = null;
         report(`WebGPU disabled: ${error?.message ?? error}`);
         break;
       }
-      if (azStats) {
-        azStats.leaves += planes.length / PLANE_VALUES;
-        azStats.batches += 1;
-        azStats.ms += performance.now() - started;
+      if (state.azStats) {
+        state.azStats.leaves += planes.length / PLANE_VALUES;
+        state.azStats.batches += 1;
+        state.azStats.ms += performance.now() - started;
       }
-      const lines = engine.applyLeaves(outputs);
+      const lines = state.engine.applyLeaves(outputs);
       const end = lines.findIndex((l) => l.startsWith('bestmove'));
-      if (end >= 0 && azStats) {
-        const { leaves, batches, ms } = azStats;
+      if (end >= 0 && state.azStats) {
+        const { leaves, batches, ms } = state.azStats;
         lines.splice(end, 0, `info string webgpu mcts: ${leaves} leaves in ${batches} batches, ${Math.round(ms)} ms on the GPU`);
       }
       post(lines);
-      planes = busy || !azGpu ? undefined : engine.gatherLeaves(AZ_BATCH);
+      planes = state.busy || !state.azGpu ? undefined : state.engine.gatherLeaves(AZ_BATCH);
     }
   } catch (error) {
     report(error);
   } finally {
-    azLoop = false;
+    state.azLoop = false;
   }
-  if (engine.thinking) scheduleThink();
+  if (state.engine.thinking) scheduleThink();
 }
 
 async function pump() {
-  if (busy || !engine) return;
-  busy = true;
+  if (state.busy || !state.engine) return;
+  state.busy = true;
   try {
     while (queue.length) await handle(queue.shift());
   } finally {
-    busy = false;
+    state.busy = false;
   }
-  if (engine.thinking) scheduleThink();
+  if (state.engine.thinking) scheduleThink();
 }
 
 async function handle(line) {
@@ -221,28 +229,28 @@ async function handle(line) {
     if (words[0] === 'uci') {
       // The engine's own options, and this worker's: WebGPU.
       const suffix = threaded ? '-mt' : '';
-      const lines = engine.handle(line).map((l) => (l.startsWith('id name ') ? `${l} wasm-${engine.kernel}${suffix}` : l));
-      lines.splice(lines.length - 1, 0, `option name WebGPU type check default ${gpuWanted}`);
+      const lines = state.engine.handle(line).map((l) => (l.startsWith('id name ') ? `${l} wasm-${state.engine.kernel}${suffix}` : l));
+      lines.splice(lines.length - 1, 0, `option name WebGPU type check default ${state.gpuWanted}`);
       if (threadNote) lines.splice(lines.length - 1, 0, `info string ${threadNote}`);
       post(lines);
     } else if (words[0] === 'setoption' && /^setoption\s+name\s+webgpu\s+value\s+/i.test(line.trim())) {
-      gpuWanted = words[words.length - 1].toLowerCase() === 'true';
+      state.gpuWanted = words[words.length - 1].toLowerCase() === 'true';
     } else if (words[0] === 'go') {
       // In auto mode searches start at once and use the GPU once it is ready;
       // with ?webgpu=1 they wait for it.
-      if (gpuMode === '1' && gpuPending) await gpuPending;
-      if (gpu && gpuWanted && !azPlaying) await prefill();
-      azStats = azGpu && gpuWanted ? { leaves: 0, batches: 0, ms: 0 } : null;
-      post(engine.handle(line));
+      if (gpuMode === '1' && state.gpuPending) await state.gpuPending;
+      if (state.gpu && state.gpuWanted && !state.azPlaying) await prefill();
+      state.azStats = state.azGpu && state.gpuWanted ? { leaves: 0, batches: 0, ms: 0 } : null;
+      post(state.engine.handle(line));
     } else {
-      post(engine.handle(line));
+      post(state.engine.handle(line));
       // The engine loads its embedded network itself: the GPU copy follows.
       if (/^setoption\s+name\s+evalfile\s+value\s+<embedded>$/i.test(line.trim())) await networkChanged();
-      if (engine.quit) {
+      if (state.engine.quit) {
         for (const helper of helpers) helper.terminate();
         self.close();
       }
-      const evalFile = engine.takeEvalFile();
+      const evalFile = state.engine.takeEvalFile();
       if (evalFile !== undefined) await loadEvalFile(evalFile);
     }
   } catch (error) {
@@ -253,16 +261,16 @@ async function handle(line) {
 /** Embeds the positions the search meets first on the GPU, in one batch. */
 async function prefill() {
   const started = performance.now();
-  const batch = engine.frontier(GPU_PLIES, GPU_LIMIT);
+  const batch = state.engine.frontier(GPU_PLIES, GPU_LIMIT);
   try {
     if (batch.len() === 0) return;
-    const embeddings = await gpu.embed(batch);
-    const count = engine.prefill(batch, embeddings);
+    const embeddings = await state.gpu.embed(batch);
+    const count = state.engine.prefill(batch, embeddings);
     const ms = Math.round(performance.now() - started);
     post([`info string webgpu embedded ${count} positions in ${ms} ms`]);
   } catch (error) {
     // The CPU path computes the same values; note it and carry on without.
-    gpu = null;
+    state.gpu = null;
     report(`WebGPU disabled: ${error?.message ?? error}`);
   } finally {
     batch.free();
@@ -277,19 +285,19 @@ async function loadEvalFile(url) {
   } catch (e) {
     error = String(e?.message ?? e);
   }
-  post(engine.loadNetwork(bytes, url, error));
+  post(state.engine.loadNetwork(bytes, url, error));
   if (bytes && !error) await networkChanged();
 }
 
 /** Builds the GPU's copy of the network that now plays, the way it needs. */
 async function networkChanged() {
-  azPlaying = engine.azNetworkBytes() !== undefined;
-  if (azPlaying) {
-    azGpu = await createAzGpu(engine);
-    if (azGpu) post([`info string webgpu: the AlphaZero network on ${azGpu.adapter || 'the GPU'}, ${AZ_BATCH} leaves per batch`]);
+  state.azPlaying = state.engine.azNetworkBytes() !== undefined;
+  if (state.azPlaying) {
+    state.azGpu = await createAzGpu(state.engine);
+    if (state.azGpu) post([`info string webgpu: the AlphaZero network on ${state.azGpu.adapter || 'the GPU'}, ${AZ_BATCH} leaves per batch`]);
   } else {
-    azGpu = null;
-    if (gpu || gpuFound) gpu = await createGpu(engine);
+    state.azGpu = null;
+    if (state.gpu || state.gpuFound) state.gpu = await createGpu(state.engine);
   }
 }
 
@@ -298,14 +306,14 @@ async function networkChanged() {
  * none, or (in auto mode) where it evaluates a batch of leaves more slowly
  * than the CPU.
  */
-function createAzGpu(engine) {
+function createAzGpu(wasm) {
   if (!glue.AzGpu) return null;
   // The convolutions cost the same whatever the planes hold.
   const planes = new Float32Array(AZ_BATCH * PLANE_VALUES);
   return gpuIfFaster(
-    () => glue.AzGpu.create(engine.azNetworkBytes()),
-    (gpu) => gpu.evaluate(planes),
-    () => engine.evaluateLeavesOnCpu(planes),
+    () => glue.AzGpu.create(wasm.azNetworkBytes()),
+    (copy) => copy.evaluate(planes),
+    () => wasm.evaluateLeavesOnCpu(planes),
   );
 }
 
@@ -350,14 +358,14 @@ async function fetchNetwork(url) {
  * (in auto mode) where it embeds a batch more slowly than the CPU: a
  * software adapter such as SwiftShader does.
  */
-async function createGpu(engine) {
+async function createGpu(wasm) {
   let batch = null;
-  const frontier = () => (batch ??= engine.frontier(GPU_PLIES, GPU_LIMIT));
+  const frontier = () => (batch ??= wasm.frontier(GPU_PLIES, GPU_LIMIT));
   try {
     return await gpuIfFaster(
-      () => glue.Gpu.create(engine.networkBytes()),
-      (gpu) => gpu.embed(frontier()),
-      () => engine.embedOnCpu(frontier()),
+      () => glue.Gpu.create(wasm.networkBytes()),
+      (copy) => copy.embed(frontier()),
+      () => wasm.embedOnCpu(frontier()),
     );
   } finally {
     batch?.free();
@@ -366,23 +374,23 @@ async function createGpu(engine) {
 
 /**
  * The GPU copy that `create` resolves to (null where there is no adapter);
- * in auto mode only where `onGpu(gpu)` runs a batch faster than `onCpu()`
+ * in auto mode only where `onGpu(copy)` runs a batch faster than `onCpu()`
  * runs the same one (timed once, after a first run compiles the pipelines).
  * Any error is no GPU: the CPU computes the same.
  */
 async function gpuIfFaster(create, onGpu, onCpu) {
-  if (!gpuWanted || !self.navigator.gpu) return null;
+  if (!state.gpuWanted || !self.navigator.gpu) return null;
   try {
-    const gpu = await create();
-    if (!gpu || gpuMode === '1') return gpu ?? null;
-    await onGpu(gpu);
+    const copy = await create();
+    if (!copy || gpuMode === '1') return copy ?? null;
+    await onGpu(copy);
     let started = performance.now();
-    await onGpu(gpu);
+    await onGpu(copy);
     const gpuMs = performance.now() - started;
     started = performance.now();
     onCpu();
     const cpuMs = performance.now() - started;
-    return gpuMs < cpuMs ? gpu : null;
+    return gpuMs < cpuMs ? copy : null;
   } catch {
     return null;
   }
@@ -391,11 +399,11 @@ async function gpuIfFaster(create, onGpu, onCpu) {
 const glue = await import(`./deepchess_${build}.js`);
 try {
   await glue.default({ module_or_path: new URL(`./deepchess_${build}_bg.wasm`, import.meta.url) });
-  engine = new glue.Engine();
-  if (threaded) engine.setMaxThreads(Math.max(1, Math.min(MAX_THREADS, self.navigator.hardwareConcurrency ?? 1)));
+  state.engine = new glue.Engine();
+  if (threaded) state.engine.setMaxThreads(Math.max(1, Math.min(MAX_THREADS, self.navigator.hardwareConcurrency ?? 1)));
 } catch (error) {
   report(`cannot start the engine: ${error?.message ?? error}`);
 }
 // The GPU starts in the background; searches use it once it is ready.
-if (engine && glue.Gpu) gpuPending = createGpu(engine).then((g) => ((gpu = g), (gpuFound = g !== null)));
+if (state.engine && glue.Gpu) state.gpuPending = createGpu(state.engine).then((copy) => ((state.gpu = copy), (state.gpuFound = copy !== null)));
 pump();

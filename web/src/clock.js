@@ -67,3 +67,24 @@ export function clockText(ms) {
   const two = (n) => String(n).padStart(2, '0');
   return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
+
+/**
+ * The engine's `go` in play: the Strength level's (`strength`); with a
+ * clock, also held to a share of `turn`'s time left (a thirtieth, and most
+ * of the increment), so that it never loses on time.
+ */
+export function playGo(strength, clock, turn) {
+  if (!clock) return strength;
+  const budget = Math.max(50, Math.floor(clock.remaining(turn) / 30 + clock.increment * 0.8));
+  const movetime = /movetime (\d+)/.exec(strength);
+  return movetime ? `go movetime ${Math.min(Number(movetime[1]), budget)}` : `${strength} movetime ${budget}`;
+}
+
+/** Shows `color`'s time on `clock` in `box` (a `.clock` with `.who` and `.time`), called `who`: lit while it runs, red under 20 s. */
+export function renderClock(box, clock, color, who) {
+  const left = clock.remaining(color);
+  box.querySelector('.who').textContent = who;
+  box.querySelector('.time').textContent = clockText(left);
+  box.classList.toggle('running', clock.running === color);
+  box.classList.toggle('low', left < 20000);
+}

@@ -1,6 +1,7 @@
 // The Engine settings panel (Network, Search, Threads): under each choice a
 // visible line that says what it does (phones show no tooltips), and in the
 // panel's summary the choices made, so that a closed panel still says what plays.
+import { $ } from './dom.js';
 
 /** What each search does, in a player's words. */
 const SEARCHES = {
@@ -58,7 +59,6 @@ export function settingsSummary(network, search, threads) {
 
 /** Writes every line of the panel from the choices as they stand. */
 export function renderSettings({ maxThreads, why }) {
-  const $ = (selector) => document.querySelector(selector);
   $('#network-hint').textContent = networkHint($('#network'));
   $('#search-hint').textContent = searchHint($('#search'));
   $('#threads-hint').textContent = threadsHint(maxThreads, why);

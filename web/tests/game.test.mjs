@@ -235,6 +235,20 @@ test('the clock: the side to move runs, a move adds the increment, time never go
   assert.deepEqual([clockText(300000), clockText(59999), clockText(9450), clockText(3723000)], ['5:00', '0:59', '0:09.4', '1:02:03']);
 });
 
+test("the engine's time a move under a clock: the level's, held to a thirtieth of its time and most of the increment", async () => {
+  const { Clock, playGo } = await import('../src/clock.js');
+  assert.equal(playGo('go movetime 1000', null, 'white'), 'go movetime 1000', 'no clock: the level as it is');
+  const clock = new Clock(180000, 2000, () => 0);
+  // 180 s / 30 + 0.8 × 2 s = 7.6 s: a 1 s level keeps its second, a 3 s level its three.
+  assert.equal(playGo('go movetime 1000', clock, 'black'), 'go movetime 1000');
+  clock.left.black = 15000;
+  // 15 s / 30 + 1.6 s = 2.1 s.
+  assert.equal(playGo('go movetime 3000', clock, 'black'), 'go movetime 2100');
+  // A depth level gets the budget as a cap; never under 50 ms.
+  assert.equal(playGo('go depth 7', clock, 'black'), 'go depth 7 movetime 2100');
+  assert.equal(playGo('go depth 7', new Clock(0, 0, () => 0), 'white'), 'go depth 7 movetime 50');
+});
+
 test('opening names: every entry of the table replays, and a line is named by its deepest named position', async () => {
   const { openingAt, openingTable } = await import('../src/openings.js');
   assert.ok(openingTable().size >= 120, `${openingTable().size} named positions`);

@@ -335,16 +335,19 @@ test("watch: two different networks play a game to the end; play: the untrained 
   assert.equal(await page.inputValue('#network'), '');
   await page.selectOption('#watch-black', { label: `${untrained.name} (experimental)` });
   await page.selectOption('#watch-time', 'go movetime 100');
+  // Every status the game shows (each lasts a moment).
+  await page.evaluate(() => {
+    window.statuses = new Set();
+    new MutationObserver(() => window.statuses.add(document.querySelector('#status').textContent)).observe(document.querySelector('#status'), {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+  });
   await page.click('#watch-toggle');
   await page.waitForFunction((name) => document.querySelector('#engine-status').textContent === `${name} plays Black`, untrained.name, {
     timeout: 30000,
   });
-  // While Black thinks, the status names Black's network and counts its playouts (MCTS has no depth).
-  await page.waitForFunction(
-    (name) => new RegExp(`^${name} is thinking… [\\d,]+ playouts, `).test(document.querySelector('#status').textContent),
-    untrained.name,
-    { timeout: 30000 },
-  );
   // The game runs to its end by the rules, and watching stops there.
   await page.waitForFunction(() => /(White wins|Black wins|a draw)/.test(document.querySelector('#status').textContent), null, {
     timeout: 180000,
@@ -355,6 +358,10 @@ test("watch: two different networks play a game to the end; play: the untrained 
   assert.ok(moves >= 4, `${moves} moves: ${status}`);
   // The untrained network plays randomly: the built-in one wins.
   assert.match(status, /White wins \(1-0\)$/);
+  // While each side thought, the status named its network: Black's counted playouts (MCTS has no depth), White's gave a depth.
+  const statuses = await page.evaluate(() => [...window.statuses]);
+  assert.ok(statuses.some((s) => s.startsWith(`${untrained.name} is thinking… `) && / [\d,]+ playouts, /.test(s)), statuses.join('\n'));
+  assert.ok(statuses.some((s) => /^DeepChess is thinking… depth \d+, /.test(s)), statuses.join('\n'));
   await page.screenshot({ path: join(shots, 'watch-two-networks.png') });
   // The PGN copied out names each side's network.
   await page.evaluate(() => (document.querySelector('#io').open = true));
