@@ -13,8 +13,10 @@ export async function fillNetworks(selects) {
       // The worker resolves a relative URL against its own location: give it the page's.
       option.value = new URL(`nets/${net.file}`, location.href).href;
       option.dataset.name = net.name;
-      // The other learners play far weaker than DeepChess's networks.
-      option.textContent = net.learner === 'deepchess' ? net.name : `${net.name} (experimental)`;
+      // The other learners play far weaker than DeepChess's networks: the line
+      // under the choice says so (a mark in the name would cut it on a phone).
+      if (net.learner !== 'deepchess') option.dataset.experimental = '';
+      option.textContent = net.name;
       option.title = net.description ?? '';
       for (const select of selects) select.append(option.cloneNode(true));
     }

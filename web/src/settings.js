@@ -35,7 +35,7 @@ export function searchHint(select) {
 export function networkHint(select) {
   const picked = select.selectedOptions[0];
   if (!picked || picked.value === '') return BUILT_IN;
-  const weaker = picked.textContent.endsWith('(experimental)') ? ' Experimental: far weaker than DeepChess.' : '';
+  const weaker = 'experimental' in picked.dataset ? ' Experimental: far weaker than DeepChess.' : '';
   return `${picked.title || picked.textContent}.${weaker}`;
 }
 
