@@ -44,7 +44,7 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 600)), every_position());
 
     let out = dir.path().join("az");
-    let rows = train(preset::az(Preset::Smoke, false), &data, &out, &FRESH, AzLearner::new);
+    let rows = train(AzConfig::preset(Preset::Smoke, false), &data, &out, &FRESH, AzLearner::new);
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance: a uniform pick among the legal moves, averaged over the
@@ -66,7 +66,7 @@ fn alphazero_learns_moves_and_results_by_supervision_and_mcts_plays_it() {
     // `eval az` (core's inference) scores the run's validation positions as
     // burn's validation did the best epoch: ties between logits aside, the
     // same top-1.
-    let config = preset::az(Preset::Smoke, false);
+    let config = AzConfig::preset(Preset::Smoke, false);
     let samples =
         deepchess_trainer::train::alphazero::supervised::samples(val.records(), config.data.val, config.data.seed ^ 1);
     let score = deepchess_trainer::eval::az::score(&net, &samples);
@@ -82,7 +82,7 @@ fn alphazero_self_play_generations_gate_log_resume_and_export() {
     use deepchess_core::alphazero::AzNet;
     use deepchess_trainer::train::runner::run_dir::{AZ_NETWORK, BEST_AZ_NETWORK};
     let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 200)), every_position());
-    let mut config = preset::az(Preset::Smoke, true);
+    let mut config = AzConfig::preset(Preset::Smoke, true);
     config.optim.epochs = 2;
     config.data.per_epoch = 1_024;
 
@@ -122,7 +122,7 @@ fn alphazero_self_play_targets_are_distributions_and_training_on_them_lowers_the
     use burn::optim::GradientsParams;
     use deepchess_trainer::train::runner::tensors::fresh;
     let Fixture { _turn, dir: _dir, data } = fixture(Some((greedy_pgn, 200)), every_position());
-    let config = preset::az(Preset::Smoke, true);
+    let config = AzConfig::preset(Preset::Smoke, true);
     let learner = AzSelfPlayLearner::new(config.clone(), &data, DeviceChoice::Flex, true).unwrap().with_jobs(3);
     let mut model = learner.init(false).unwrap();
     let samples = learner.epoch(&model, 0, 0).unwrap();

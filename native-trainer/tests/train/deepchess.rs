@@ -3,7 +3,7 @@
 use super::*;
 
 fn smoke_config(epochs: usize) -> SiameseConfig {
-    let mut config = preset::siamese(Preset::Smoke);
+    let mut config = SiameseConfig::preset(Preset::Smoke);
     config.optim.epochs = epochs;
     config
 }
@@ -188,7 +188,7 @@ fn crelu_has_the_values_and_gradient_of_a_clamp() {
 fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let config = || {
-        let mut config = preset::pos2vec(Preset::Smoke);
+        let mut config = Pos2VecConfig::preset(Preset::Smoke);
         config.optim.epochs = 2;
         config
     };
@@ -224,7 +224,7 @@ fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     assert!(float.description.contains("pretrained by Pos2Vec"), "{}", float.description);
 
     // A tower of another shape is refused.
-    let mut wrong = preset::siamese(Preset::Quick);
+    let mut wrong = SiameseConfig::preset(Preset::Quick);
     wrong.model = deepchess_trainer::train::runner::config::ModelConfig::of(&deepchess_core::Shape::full());
     wrong.init = Some(full.display().to_string());
     let err = run_learner(wrong, &data, &dir.path().join("wrong"), DeviceChoice::Flex, &FRESH, SiameseLearner::new)
@@ -240,7 +240,7 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     let teacher_accuracy = rows[2].val_accuracy.unwrap();
 
     let config = || {
-        let mut config = preset::distill(Preset::Smoke, &teacher);
+        let mut config = DistillConfig::preset(Preset::Smoke, &teacher);
         config.features.epochs = 2;
         config
     };

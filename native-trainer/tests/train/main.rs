@@ -34,10 +34,10 @@ use deepchess_core::{Features, Network, seeded};
 use deepchess_trainer::data::{self, BuildOptions, Dataset, HeldOut, LabelOptions, Labels, Sampling};
 use deepchess_trainer::eval::accuracy;
 use deepchess_trainer::train::alphazero::self_play::AzSelfPlayLearner;
-use deepchess_trainer::train::alphazero::supervised::AzLearner;
-use deepchess_trainer::train::deepchess::distill::DistillLearner;
+use deepchess_trainer::train::alphazero::supervised::{AzConfig, AzLearner};
+use deepchess_trainer::train::deepchess::distill::{DistillConfig, DistillLearner};
 use deepchess_trainer::train::deepchess::model::Siamese;
-use deepchess_trainer::train::deepchess::pos2vec::Pos2VecLearner;
+use deepchess_trainer::train::deepchess::pos2vec::{Pos2VecConfig, Pos2VecLearner};
 use deepchess_trainer::train::deepchess::siamese::{SiameseConfig, SiameseLearner};
 use deepchess_trainer::train::runner::batch::Encoded;
 use deepchess_trainer::train::runner::device::DeviceChoice;
@@ -45,11 +45,11 @@ use deepchess_trainer::train::runner::epochs::RunOptions;
 use deepchess_trainer::train::runner::epochs::run_learner;
 use deepchess_trainer::train::runner::learner::Learner;
 use deepchess_trainer::train::runner::metrics::EpochRow;
-use deepchess_trainer::train::runner::preset::{self, Preset};
+use deepchess_trainer::train::runner::preset::Preset;
 use deepchess_trainer::train::runner::tensors::{crelu, tensor_values};
-use deepchess_trainer::train::scalar::dbn::DbnLearner;
-use deepchess_trainer::train::scalar::deep_pink::DeepPinkLearner;
-use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
+use deepchess_trainer::train::scalar::dbn::{DbnConfig, DbnLearner};
+use deepchess_trainer::train::scalar::deep_pink::{DeepPinkConfig, DeepPinkLearner};
+use deepchess_trainer::train::scalar::neurochess::{NeuroChessConfig, NeuroChessLearner};
 
 /// The dataset `dir/data` of the games in `pgn`, sampled as `sampling`
 /// says, 15% of the games held out.

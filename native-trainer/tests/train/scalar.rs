@@ -9,7 +9,7 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 1000)), sampling);
 
     let out = dir.path().join("deep-pink");
-    let rows = train(preset::deep_pink(Preset::Smoke), &data, &out, &FRESH, DeepPinkLearner::new);
+    let rows = train(DeepPinkConfig::preset(Preset::Smoke), &data, &out, &FRESH, DeepPinkLearner::new);
     assert_eq!(rows.len(), 3);
     assert!(rows[2].train_loss < rows[0].train_loss, "{rows:?}");
     // Chance is 0.5 (2,000 validation triplets: one standard error near 0.011).
@@ -25,7 +25,7 @@ fn deep_pink_learns_triplets_and_exports_a_network_the_engine_plays() {
     // Deep Pink's wall-clock schedule: the rate falls with the training time
     // the runner has recorded (a day's decay compressed into about a
     // second here), not with the epoch count.
-    let mut config = preset::deep_pink(Preset::Smoke);
+    let mut config = DeepPinkConfig::preset(Preset::Smoke);
     config.optim = config.optim.with_lr_decay(1.0).with_lr_decay_per_day(86_400.0);
     let rows = train(config, &data, &dir.path().join("deep-pink-days"), &FRESH, DeepPinkLearner::new);
     let first = rows[0].lr;
@@ -62,7 +62,7 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
     use deepchess_trainer::train::scalar::dbn::Approach;
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     for approach in [Approach::Wdl, Approach::Regression, Approach::Classes7] {
-        let mut config = preset::dbn(Preset::Smoke, approach);
+        let mut config = DbnConfig::preset(Preset::Smoke, approach);
         config.pretrain.optim.epochs = 2;
         config.optim.epochs = 4;
         // The paper's dropout of 0.5 slows a run this short so much that the
@@ -101,8 +101,8 @@ fn a_dbn_of_the_papers_relu_units_pretrains_fine_tunes_and_plays() {
     use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
     use deepchess_trainer::train::scalar::dbn::{Approach, Units};
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
-    let mut config = preset::dbn(Preset::Smoke, Approach::Wdl).with_units(Units::Relu);
-    assert_eq!(preset::dbn(Preset::Paper, Approach::Wdl).units, Units::Relu);
+    let mut config = DbnConfig::preset(Preset::Smoke, Approach::Wdl).with_units(Units::Relu);
+    assert_eq!(DbnConfig::preset(Preset::Paper, Approach::Wdl).units, Units::Relu);
     config.pretrain.optim.epochs = 2;
     config.optim.epochs = 4;
     let out = dir.path().join("relu");
@@ -131,7 +131,7 @@ fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn
     // Plain, with EBNN, and with Thrun's aids (final values × 20, quiescent
     // positions only), each with the held-out accuracy it must pass.
     for (ebnn, thrun, floor) in [(false, false, 0.56), (true, false, 0.56), (false, true, 0.53)] {
-        let mut config = preset::neurochess(Preset::Smoke);
+        let mut config = NeuroChessConfig::preset(Preset::Smoke);
         if thrun {
             config = config.with_quiescent_only(true).with_final_rate(20.0);
         }
@@ -179,11 +179,11 @@ fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn
 fn neurochess_with_thruns_aids_fits_quiescent_positions_only() {
     use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
     let Fixture { _turn, dir: _dir, data } = fixture(Some((learnable_pgn, 1500)), every_position());
-    let paper = preset::neurochess(Preset::Paper);
+    let paper = NeuroChessConfig::preset(Preset::Paper);
     assert_eq!((paper.model.hidden.clone(), paper.final_rate, paper.quiescent_only), (vec![80], 20.0, true));
 
     // An epoch's steps: every one quiescent with the aid, not all without.
-    let mut config = preset::neurochess(Preset::Smoke);
+    let mut config = NeuroChessConfig::preset(Preset::Smoke);
     config.self_play.games = 2;
     let quiet = |only: bool| {
         let learner =

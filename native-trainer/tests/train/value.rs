@@ -9,7 +9,7 @@ use deepchess_trainer::train::deepchess::value_model::ValueNet;
 use super::*;
 
 fn smoke_config(epochs: usize) -> ValueConfig {
-    let mut config = preset::value(Preset::Smoke);
+    let mut config = ValueConfig::preset(Preset::Smoke);
     config.optim.epochs = epochs;
     config
 }

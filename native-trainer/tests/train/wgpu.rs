@@ -8,7 +8,7 @@
 //! alone).
 
 use burn::module::{ModuleVisitor, Param};
-use deepchess_trainer::train::deepchess::value::ValueLearner;
+use deepchess_trainer::train::deepchess::value::{ValueConfig, ValueLearner};
 use deepchess_trainer::train::runner::config::DataConfig;
 use deepchess_trainer::train::runner::device::AdapterChoice;
 use deepchess_trainer::train::runner::optim::OptimConfig;
@@ -122,44 +122,44 @@ fn every_learner_trains_on_wgpu_as_on_flex() {
     let dir = dir.path();
 
     // Pos2Vec: three layers' autoencoders, one epoch each.
-    let mut pos2vec = preset::pos2vec(Preset::Smoke);
+    let mut pos2vec = Pos2VecConfig::preset(Preset::Smoke);
     one_small_epoch(&mut pos2vec.optim, &mut pos2vec.data, 4_096, 500);
     agree("pos2vec", pos2vec, &data, dir, Pos2VecLearner::new);
 
     // The Siamese network (distilled shape), and a student distilled from it.
-    let mut siamese = preset::siamese(Preset::Smoke);
+    let mut siamese = SiameseConfig::preset(Preset::Smoke);
     one_small_epoch(&mut siamese.optim, &mut siamese.data, 4_096, 500);
     agree("siamese", siamese, &data, dir, SiameseLearner::new);
-    let mut distill = preset::distill(Preset::Smoke, &dir.join("siamese-flex"));
+    let mut distill = DistillConfig::preset(Preset::Smoke, &dir.join("siamese-flex"));
     distill.features.positions_per_epoch = 4_096;
     one_small_epoch(&mut distill.optim, &mut distill.data, 4_096, 500);
     agree("distill", distill, &data, dir, DistillLearner::new);
 
     // The value network, position by position.
-    let mut value = preset::value(Preset::Smoke);
+    let mut value = ValueConfig::preset(Preset::Smoke);
     one_small_epoch(&mut value.optim, &mut value.data, 4_096, 500);
     agree("value", value, &data, dir, ValueLearner::new);
 
     // The DBN: two RBMs, then fine-tuning with dropout (noise drawn in the
     // steps, the same on both devices).
-    let mut dbn = preset::dbn(Preset::Smoke, Approach::Wdl);
+    let mut dbn = DbnConfig::preset(Preset::Smoke, Approach::Wdl);
     dbn.pretrain.positions_per_epoch = 2_048;
     one_small_epoch(&mut dbn.optim, &mut dbn.data, 2_048, 500);
     agree("dbn", dbn, &data, dir, DbnLearner::new);
 
     // Deep Pink's triplets.
-    let mut deep_pink = preset::deep_pink(Preset::Smoke);
+    let mut deep_pink = DeepPinkConfig::preset(Preset::Smoke);
     one_small_epoch(&mut deep_pink.optim, &mut deep_pink.data, 4_096, 500);
     agree("deep-pink", deep_pink, &data, dir, DeepPinkLearner::new);
 
     // NeuroChess: TD targets, then EBNN's slopes.
-    let mut neurochess = preset::neurochess(Preset::Smoke);
+    let mut neurochess = NeuroChessConfig::preset(Preset::Smoke);
     one_small_epoch(&mut neurochess.optim, &mut neurochess.data, 2_048, 500);
     neurochess.ebnn.per_epoch = 2_048;
     agree("neurochess", neurochess, &data, dir, NeuroChessLearner::new);
 
     // AlphaZero, supervised: policy and value heads on a residual tower.
-    let mut az = preset::az(Preset::Smoke, false);
+    let mut az = AzConfig::preset(Preset::Smoke, false);
     one_small_epoch(&mut az.optim, &mut az.data, 1_024, 250);
     agree("alphazero", az, &data, dir, AzLearner::new);
 }

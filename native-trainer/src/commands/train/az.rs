@@ -4,9 +4,9 @@ use super::args::set;
 use super::{LearnerArgs, finished};
 
 use crate::train::alphazero::self_play::AzSelfPlayLearner;
-use crate::train::alphazero::supervised::AzLearner;
+use crate::train::alphazero::supervised::{AzConfig, AzLearner};
 use crate::train::runner::metrics::EpochRow;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_AZ_NETWORK;
 
 /// Arguments of `train az`.
@@ -47,7 +47,7 @@ pub struct AzArgs {
 }
 
 pub(super) fn run(args: &AzArgs) -> anyhow::Result<()> {
-    let mut config = preset::az(args.preset, args.self_play);
+    let mut config = AzConfig::preset(args.preset, args.self_play);
     args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.play.games, args.games);
     set(&mut config.play.playouts, args.playouts);

@@ -5,8 +5,9 @@ use deepchess_core::Shape;
 use super::ShapeArgs;
 
 use crate::train::deepchess::speed::{self, BenchLearner, SpeedOptions};
+use crate::train::deepchess::value::ValueConfig;
 use crate::train::runner::device::{self, DeviceChoice};
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 
 /// Arguments of `train bench`.
 #[derive(clap::Args)]
@@ -42,7 +43,7 @@ pub struct BenchArgs {
 pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let shape = match (args.shape.shape()?, args.learner) {
         (Some(shape), _) => shape,
-        (None, BenchLearner::Value) => preset::value(Preset::Quick).shape()?,
+        (None, BenchLearner::Value) => ValueConfig::preset(Preset::Quick).shape()?,
         (None, _) => Shape::distilled(),
     };
     let (device, device_name) = device::select(args.device)?;

@@ -4,9 +4,9 @@ use super::args::set;
 use super::{LearnerArgs, finished};
 
 use crate::train::runner::metrics::EpochRow;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_LEARNED_NETWORK;
-use crate::train::scalar::dbn::{Approach, DbnLearner, Units};
+use crate::train::scalar::dbn::{Approach, DbnConfig, DbnLearner, Units};
 
 /// Arguments of `train dbn`.
 #[derive(clap::Args)]
@@ -33,7 +33,7 @@ pub struct DbnArgs {
 }
 
 pub(super) fn run(args: &DbnArgs) -> anyhow::Result<()> {
-    let mut config = preset::dbn(args.preset, args.approach);
+    let mut config = DbnConfig::preset(args.preset, args.approach);
     args.common.apply(&mut config.optim, &mut config.data);
     args.common.apply_hidden(&mut config.model);
     set(&mut config.pretrain.optim.epochs, args.pretrain_epochs);

@@ -4,9 +4,9 @@ use super::args::set;
 use super::{LearnerArgs, finished};
 
 use crate::train::runner::metrics::EpochRow;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_LEARNED_NETWORK;
-use crate::train::scalar::deep_pink::DeepPinkLearner;
+use crate::train::scalar::deep_pink::{DeepPinkConfig, DeepPinkLearner};
 
 /// Arguments of `train deep-pink`.
 #[derive(clap::Args)]
@@ -23,7 +23,7 @@ pub struct DeepPinkArgs {
 }
 
 pub(super) fn run(args: &DeepPinkArgs) -> anyhow::Result<()> {
-    let mut config = preset::deep_pink(args.preset);
+    let mut config = DeepPinkConfig::preset(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
     args.common.apply_hidden(&mut config.model);
     set(&mut config.kappa, args.kappa);

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use super::LearnerArgs;
 use super::args::set;
 
-use crate::train::deepchess::distill::DistillLearner;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::deepchess::distill::{DistillConfig, DistillLearner};
+use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_FLOAT_NETWORK;
 
 /// Arguments of `train distill`.
@@ -29,7 +29,7 @@ pub struct DistillArgs {
 }
 
 pub(super) fn run(args: &DistillArgs) -> anyhow::Result<()> {
-    let mut config = preset::distill(args.preset, &args.teacher);
+    let mut config = DistillConfig::preset(args.preset, &args.teacher);
     args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.features.epochs, args.feature_epochs);
     set(&mut config.features.positions_per_epoch, args.feature_positions_per_epoch);

@@ -4,9 +4,9 @@ use super::args::set;
 use super::{LearnerArgs, finished};
 
 use crate::train::runner::metrics::EpochRow;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_LEARNED_NETWORK;
-use crate::train::scalar::neurochess::NeuroChessLearner;
+use crate::train::scalar::neurochess::{NeuroChessConfig, NeuroChessLearner};
 
 /// Arguments of `train neurochess`.
 #[derive(clap::Args)]
@@ -42,7 +42,7 @@ pub struct NeuroChessArgs {
 }
 
 pub(super) fn run(args: &NeuroChessArgs) -> anyhow::Result<()> {
-    let mut config = preset::neurochess(args.preset);
+    let mut config = NeuroChessConfig::preset(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
     args.common.apply_hidden(&mut config.model);
     set(&mut config.self_play.games, args.self_play_games);

@@ -2,8 +2,8 @@
 
 use super::LearnerArgs;
 
-use crate::train::deepchess::pos2vec::Pos2VecLearner;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::deepchess::pos2vec::{Pos2VecConfig, Pos2VecLearner};
+use crate::train::runner::preset::Preset;
 
 /// Arguments of `train pos2vec`.
 #[derive(clap::Args)]
@@ -16,7 +16,7 @@ pub struct Pos2VecArgs {
 }
 
 pub(super) fn run(args: &Pos2VecArgs) -> anyhow::Result<()> {
-    let mut config = preset::pos2vec(args.preset);
+    let mut config = Pos2VecConfig::preset(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
     let rows = args.common.run.train(config, Pos2VecLearner::new)?;
     if let Some(last) = rows.last() {

@@ -6,9 +6,9 @@ use super::args::set;
 use super::{LearnerArgs, ShapeArgs};
 
 use crate::data::{LabelOptions, Labels};
-use crate::train::deepchess::siamese::SiameseLearner;
+use crate::train::deepchess::siamese::{SiameseConfig, SiameseLearner};
 use crate::train::runner::config::ModelConfig;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 
 /// Arguments of `train siamese`.
 #[derive(clap::Args)]
@@ -46,7 +46,7 @@ pub struct SiameseArgs {
 }
 
 pub(super) fn run(args: &SiameseArgs) -> anyhow::Result<()> {
-    let mut config = preset::siamese(args.preset);
+    let mut config = SiameseConfig::preset(args.preset);
     if let Some(shape) = args.shape.shape()? {
         config.model = ModelConfig::of(&shape);
     }

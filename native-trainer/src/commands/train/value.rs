@@ -4,9 +4,9 @@ use super::args::set;
 use super::{LearnerArgs, finished};
 
 use crate::data::SourceWeight;
-use crate::train::deepchess::value::ValueLearner;
+use crate::train::deepchess::value::{ValueConfig, ValueLearner};
 use crate::train::runner::metrics::EpochRow;
-use crate::train::runner::preset::{self, Preset};
+use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_FLOAT_NETWORK;
 
 /// Arguments of `train value`.
@@ -35,7 +35,7 @@ pub struct ValueArgs {
 }
 
 pub(super) fn run(args: &ValueArgs) -> anyhow::Result<()> {
-    let mut config = preset::value(args.preset);
+    let mut config = ValueConfig::preset(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.tower, args.tower.clone());
     set(&mut config.target.lambda, args.lambda.map(|l| l.clamp(0.0, 1.0)));

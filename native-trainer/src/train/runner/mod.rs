@@ -2,14 +2,12 @@
 //! [`learner::Learner`] trait, the run directory ([`run_dir`]), the metrics
 //! table and plot ([`metrics`]), the optimizer ([`optim`]), the shared
 //! configuration sections ([`config`]), what a panic during training leaves
-//! ([`crash`]), the device ([`device`]) and, with
-//! wgpu, the adapters it is chosen from (`adapters`), batches and
+//! ([`crash`]), the device ([`device`], with the wgpu adapters it is chosen
+//! from), batches and
 //! inputs ([`batch`], [`inputs`]), training on several MPI ranks
 //! ([`data_parallel`]), the presets ([`preset`]) and the tensor
 //! helpers ([`tensors`]).
 
-#[cfg(feature = "wgpu")]
-pub mod adapters;
 pub mod batch;
 pub mod config;
 pub mod crash;

@@ -17,7 +17,7 @@
 use burn::tensor::DeviceKind;
 use burn::tensor::wgpu::wgpu;
 
-use super::device::AdapterType;
+use super::kind::AdapterType;
 
 /// The type of a wgpu adapter, as burn's device kinds name it.
 fn adapter_type(kind: wgpu::DeviceType) -> AdapterType {

@@ -1,7 +1,7 @@
 //! Choosing where to train: only the binary decides, with `--device`.
 //!
 //! No choice aborts the process: the wgpu adapters are read first, without
-//! creating a device ([`super::adapters`]), the one asked for is created
+//! creating a device (`adapters`, with wgpu), the one asked for is created
 //! through burn's fallible initialization; CUDA devices are counted through
 //! the driver, which is loaded at run time (a build needs no CUDA), and NVRTC,
 //! which compiles burn's kernels, is looked for before a device is opened.
@@ -9,62 +9,11 @@
 
 use burn::tensor::Device;
 
-/// Which wgpu adapter `--device wgpu[:…]` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AdapterChoice {
-    /// `wgpu`: the best adapter there is, a software one where nothing else exists.
-    Best,
-    /// `wgpu:discrete`, `wgpu:integrated`, `wgpu:virtual`, `wgpu:cpu`: the first of that type.
-    Type(AdapterType),
-    /// `wgpu:N`: the Nth adapter of `deepchess train devices`.
-    Index(usize),
-}
+#[cfg(feature = "wgpu")]
+pub mod adapters;
+mod kind;
 
-/// What the graphics API reports an adapter to be (`--device wgpu:<type>`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AdapterType {
-    /// A GPU on its own card.
-    Discrete,
-    /// A GPU sharing the processor's memory.
-    Integrated,
-    /// A GPU of a virtual machine.
-    Virtual,
-    /// A software rasterizer (lavapipe, llvmpipe, WARP): it runs, slowly.
-    Cpu,
-    /// Something the API would not classify.
-    Other,
-}
-
-impl AdapterType {
-    /// The spelling of `--device wgpu:<type>`.
-    pub fn name(self) -> &'static str {
-        match self {
-            AdapterType::Discrete => "discrete",
-            AdapterType::Integrated => "integrated",
-            AdapterType::Virtual => "virtual",
-            AdapterType::Cpu => "cpu",
-            AdapterType::Other => "other",
-        }
-    }
-
-    /// The type named `name` (`--device wgpu:<name>`).
-    pub fn parse(name: &str) -> Option<Self> {
-        [Self::Discrete, Self::Integrated, Self::Virtual, Self::Cpu, Self::Other]
-            .into_iter()
-            .find(|kind| kind.name() == name)
-    }
-
-    /// Preference of `--device auto` and a bare `--device wgpu` (lower first).
-    pub fn rank(self) -> u8 {
-        match self {
-            AdapterType::Discrete => 0,
-            AdapterType::Integrated => 1,
-            AdapterType::Virtual => 2,
-            AdapterType::Other => 3,
-            AdapterType::Cpu => 4,
-        }
-    }
-}
+pub use kind::{AdapterChoice, AdapterType};
 
 /// The help of `--device`, for every command that takes it.
 pub const HELP: &str = "Where to train: `auto` (an NVIDIA GPU through CUDA, else a hardware GPU through wgpu, \
@@ -251,8 +200,8 @@ mod wgpu {
     use anyhow::Context;
     use burn::tensor::Device;
 
+    use super::adapters::{self, Adapter};
     use super::{AdapterChoice, AdapterType};
-    use crate::train::runner::adapters::{self, Adapter};
 
     /// The best adapter of `found` (types ranked discrete, integrated,
     /// virtual, other, software; the first of equals), hardware only unless
@@ -405,7 +354,7 @@ mod tests {
     #[cfg(feature = "wgpu")]
     #[test]
     fn picking_reads_types_and_never_takes_software_for_auto() {
-        use crate::train::runner::adapters::Adapter;
+        use crate::train::runner::device::adapters::Adapter;
         let adapter = |index, kind, name: &str| Adapter {
             index,
             type_index: 0,
