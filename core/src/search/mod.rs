@@ -50,9 +50,6 @@ pub use scalar::{
     ScalarLine, ScalarSearch, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
 };
 pub use score::{MAX_CP, Score};
-pub use seam::{
-    BatchedSearch, HelperContext, HelperJob, Search, SearchKind, UnknownSearch, info_line, info_text, slice_nodes,
-    stats_line, step_for,
-};
+pub use seam::{BatchedSearch, HelperContext, HelperJob, Search, SearchKind, UnknownSearch, slice_nodes, step_for};
 pub use see::{SEE_VALUES, see_ge, see_value};
 pub use vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, Report, zobrist};

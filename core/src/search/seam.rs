@@ -6,16 +6,13 @@
 //! [`Search::step`] until it returns [`Event::Finished`], reading the
 //! completed lines ([`Search::report`]) as [`Event::Line`]s come.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::fmt::Write as _;
 use core::str::FromStr;
 use core::sync::atomic::AtomicU64;
 
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::{Chess, Move};
 
 use crate::deepchess::embedding::Embedding;
 use crate::deepchess::network::Network;
@@ -220,42 +217,4 @@ pub fn slice_nodes(search: &dyn Search, budget: u64) -> u64 {
 pub fn step_for(search: &mut dyn Search, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
     let budget = slice_nodes(search, budget);
     search.step(budget, should_stop)
-}
-
-/// The line that completed last as a UCI `info` line, `elapsed` ms after the
-/// start, with its MultiPV index; `helper_nodes` (Lazy SMP helpers' nodes)
-/// count in `nodes` and `nps`, as Stockfish counts every thread's.
-pub fn info_line(search: &mut dyn Search, root: &Chess, elapsed: u64, helper_nodes: u64) -> Option<(usize, String)> {
-    let nodes = search.nodes() + helper_nodes;
-    let hashfull = search.hashfull();
-    let report = search.report(root)?;
-    Some((report.multipv, info_text(&report, nodes, hashfull, elapsed)))
-}
-
-/// `report` as a UCI `info` line, with the search's `nodes` (helpers'
-/// included) and `hashfull` at `elapsed` ms.
-pub fn info_text(report: &Report, nodes: u64, hashfull: u32, elapsed: u64) -> String {
-    let Report { depth, seldepth, multipv, score, pv } = report;
-    let nps = nodes * 1000 / elapsed.max(1);
-    let mut text = format!(
-        "info depth {depth} seldepth {} multipv {multipv} score {score} nodes {nodes} nps {nps} hashfull {hashfull} time {elapsed} pv",
-        seldepth.max(depth),
-    );
-    for &m in pv {
-        let _ = write!(text, " {}", UciMove::from_move(m, CastlingMode::Standard));
-    }
-    text
-}
-
-/// A progress line for the iteration under way: `info depth D nodes N nps N
-/// hashfull H time T`, without a score or a `pv`; `helper_nodes` as in
-/// [`info_line`].
-pub fn stats_line(search: &dyn Search, elapsed: u64, helper_nodes: u64) -> String {
-    let nodes = search.nodes() + helper_nodes;
-    format!(
-        "info depth {} nodes {nodes} nps {} hashfull {} time {elapsed}",
-        search.depth(),
-        nodes * 1000 / elapsed.max(1),
-        search.hashfull()
-    )
 }

@@ -17,12 +17,14 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Chess, Position};
 
+use super::info::{info_line, network_text, print_lines, stats_line};
+use super::options::{self, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, Setting};
 use crate::alphazero::net::AzNet;
 use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
 use crate::search::factory::{self, SearchChoice, SearchOption};
-use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, info_line, info_text, stats_line, step_for};
+use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, step_for};
 use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
 use crate::uci::game::{parse_game, uci_move};
@@ -30,18 +32,9 @@ use crate::uci::multipv::{IterationLines, Stats};
 use crate::uci::time::TimeBudget;
 use crate::weights::Weights;
 
-/// Default `Hash`, in MiB.
-pub const DEFAULT_HASH_MB: usize = 16;
-/// Largest `Hash`, in MiB (a browser tab's memory is the limit).
-pub const MAX_HASH_MB: usize = 1024;
-/// Largest `MultiPV`.
-pub const MAX_MULTIPV: usize = 64;
 /// A search sends a progress line (`info depth … nodes … time …`, no
 /// `pv`) when this long has passed without an `info` line, in ms.
 pub const STATS_INTERVAL_MS: u64 = 1000;
-
-/// Default `Move Overhead`, in ms.
-pub const DEFAULT_MOVE_OVERHEAD: u64 = 30;
 
 /// What the host must do after a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,9 +57,6 @@ struct Options {
     choice: SearchChoice,
     threads: usize,
 }
-
-/// The default `Search`: the stronger of the two in matches (docs/results.md).
-pub const DEFAULT_SEARCH: SearchKind = SearchKind::Scalar;
 
 struct Active {
     started: u64,
@@ -307,20 +297,9 @@ impl UciEngine {
     fn identify(&self, out: &mut dyn FnMut(&str)) {
         out(concat!("id name DeepChess ", env!("CARGO_PKG_VERSION")));
         out("id author the DeepChess developers");
-        out(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
-        out(&format!("option name Threads type spin default 1 min 1 max {}", self.max_threads));
-        out(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"));
-        out("option name UCI_AnalyseMode type check default false");
-        out("option name FiftyMoveScale type check default false");
-        out(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
-        out("option name EvalFile type string default <embedded>");
-        out(&format!(
-            "option name Search type combo default {} var {} var {}",
-            DEFAULT_SEARCH.name(),
-            SearchKind::Scalar.name(),
-            SearchKind::Comparison.name()
-        ));
-        out("option name Engine type combo default alphabeta var alphabeta var mcts");
+        for declared in options::declarations(self.max_threads) {
+            out(&declared.line());
+        }
         // The network that plays, and what it plays, as `EvalFile` reports a
         // loaded one: a front end learns it here instead of loading it again.
         if let Some(weights) = &self.weights {
@@ -329,73 +308,50 @@ impl UciEngine {
         out("uciok");
     }
 
+    /// `setoption`: the value checked against the option's declaration, then applied.
     fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut dyn FnMut(&str)) -> Request {
-        let value = value.unwrap_or("").trim();
-        let number = |min: u64, max: u64| value.parse::<u64>().ok().map(|v| v.clamp(min, max));
-        let mut invalid = || out(&format!("info string error: invalid value {value:?} for option {name}"));
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => match number(1, MAX_HASH_MB as u64) {
-                Some(mb) => {
-                    self.options.hash_mb = mb as usize;
-                    if let Some(search) = &mut self.search {
-                        search.resize(self.options.hash_mb);
-                    }
+        let setting = match options::parse(name, value.unwrap_or(""), self.max_threads) {
+            Ok(setting) => setting,
+            Err(error) => {
+                out(&format!("info string error: {error}"));
+                return Request::Continue;
+            }
+        };
+        match setting {
+            Setting::Hash(mb) => {
+                self.options.hash_mb = mb;
+                if let Some(search) = &mut self.search {
+                    search.resize(mb);
                 }
-                None => invalid(),
-            },
-            "multipv" => match number(1, MAX_MULTIPV as u64) {
-                Some(k) => self.options.multipv = k as usize,
-                None => invalid(),
-            },
+            }
+            Setting::MultiPv(k) => self.options.multipv = k,
             // Helper threads join the scalar search where the host runs them.
-            "threads" => match number(1, self.max_threads as u64) {
-                Some(n) => self.options.threads = n as usize,
-                None => invalid(),
-            },
-            "search" => match value.parse::<SearchKind>() {
-                Ok(kind) => {
-                    self.options.choice.search = kind;
-                    self.choose_search(SearchOption::Search(kind), out);
-                }
-                Err(_) => invalid(),
-            },
+            Setting::Threads(n) => self.options.threads = n,
+            Setting::Search(kind) => {
+                self.options.choice.search = kind;
+                self.choose_search(SearchOption::Search(kind), out);
+            }
             // MCTS (over the utility head with a DeepChess network; the
             // AlphaZero network always plays it) or the alpha-beta search
             // `Search` names.
-            "engine" => match value.to_ascii_lowercase().as_str() {
-                engine @ ("alphabeta" | "mcts") => {
-                    self.options.choice.mcts = engine == "mcts";
-                    self.choose_search(SearchOption::Engine { mcts: self.options.choice.mcts }, out);
-                }
-                _ => invalid(),
-            },
-            // The scalar search's evaluations fade towards the fifty-move draw.
-            "fiftymovescale" => match value {
-                "true" | "false" => {
-                    self.finish(out);
-                    self.options.choice.fifty_scale = value == "true";
-                    if let Some(weights) = &self.weights {
-                        self.search = Some(factory::build(weights, self.options.choice, self.options.hash_mb));
-                    }
-                }
-                _ => invalid(),
-            },
-            // Analysis and play search the same way: accepted, no effect.
-            "uci_analysemode" => {
-                if value != "true" && value != "false" {
-                    invalid();
+            Setting::Engine { mcts } => {
+                self.options.choice.mcts = mcts;
+                self.choose_search(SearchOption::Engine { mcts }, out);
+            }
+            Setting::FiftyMoveScale(on) => {
+                self.finish(out);
+                self.options.choice.fifty_scale = on;
+                if let Some(weights) = &self.weights {
+                    self.search = Some(factory::build(weights, self.options.choice, self.options.hash_mb));
                 }
             }
-            "move overhead" => match number(0, 5000) {
-                Some(ms) => self.options.move_overhead = ms,
-                None => invalid(),
-            },
-            "evalfile" if value == "<embedded>" => match DEFAULT_NETWORK {
+            Setting::AnalyseMode => {}
+            Setting::MoveOverhead(ms) => self.options.move_overhead = ms,
+            Setting::EvalFile(file) if file == "<embedded>" => match DEFAULT_NETWORK {
                 Some((name, bytes)) => self.load_network(Ok(bytes), name, out),
                 None => out("info string error: this build has no embedded network"),
             },
-            "evalfile" if !value.is_empty() => return Request::LoadEvalFile(value.to_string()),
-            _ => out(&format!("info string error: unknown option {name:?}")),
+            Setting::EvalFile(file) => return Request::LoadEvalFile(file),
         }
         Request::Continue
     }
@@ -535,17 +491,4 @@ impl UciEngine {
             None => out("bestmove (none)"),
         }
     }
-}
-
-/// Prints `lines` as `info` lines with the counters of `stats`.
-fn print_lines(lines: &[crate::search::Report], stats: Stats, out: &mut dyn FnMut(&str)) {
-    for line in lines {
-        out(&info_text(line, stats.nodes, stats.hashfull, stats.elapsed));
-    }
-}
-
-/// `network <source>: <shape> (plays …)`: what a load reports and what `uci`
-/// says of the network it starts with.
-fn network_text(source: &str, weights: &Weights) -> String {
-    format!("network {source}: {} {}", weights.summary(), factory::plays(weights))
 }

@@ -1,7 +1,8 @@
 //! The UCI protocol: a line parser ([`Command`]), time management
 //! ([`TimeBudget`]), games as UCI gives them ([`parse_game`]), and the
-//! engine state machine ([`UciEngine`]), with MultiPV lines sorted before
-//! they are printed (`multipv`), that the native binary and the
+//! engine state machine ([`UciEngine`]), which words the searches' reports
+//! as `info` lines (`info`), with MultiPV lines sorted before they are
+//! printed (`multipv`), and its options each declared once (`options`), that the native binary and the
 //! browser worker both drive, with the Lazy SMP helpers' pool
 //! ([`HelperPool`]) that both run on their threads.
 
@@ -10,14 +11,14 @@ mod command;
 mod engine;
 mod game;
 mod helpers;
+mod info;
 mod multipv;
+mod options;
 mod time;
 
 pub use command::{Command, Go, ParseCommandError};
-pub use engine::{
-    DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, MAX_HASH_MB, MAX_MULTIPV, Request, STATS_INTERVAL_MS,
-    UciEngine,
-};
+pub use engine::{Request, STATS_INTERVAL_MS, UciEngine};
 pub use game::{GameError, parse_game, uci_move};
 pub use helpers::{HelperPool, HelperSync};
+pub use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, MAX_HASH_MB, MAX_MULTIPV};
 pub use time::{DEFAULT_MOVES_TO_GO, TimeBudget};
