@@ -3,6 +3,8 @@
 // Each test file uses its own part of these.
 #![allow(dead_code)]
 
+pub mod uci;
+
 use deepchess_core::search::{Event, Limits, Report, Score, zobrist};
 use deepchess_core::{Search, WeightsError};
 use shakmaty::uci::UciMove;
