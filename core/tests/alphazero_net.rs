@@ -226,7 +226,7 @@ fn a_slice_is_a_few_playouts_with_the_alphazero_network() {
     let shape = deepchess_core::Shape::distilled().with_utility(true).unwrap();
     let net = deepchess_core::Network::from_bytes(&deepchess_core::seeded::network(&shape, 2.0, 5).to_bytes()).unwrap();
     let slice = |search: Box<dyn Search>| slice_nodes(search.as_ref(), 2048);
-    let choice = |mcts| SearchChoice { search: SearchKind::Scalar, mcts, fifty_scale: false };
+    let choice = |mcts| SearchChoice::of(if mcts { SearchKind::Mcts } else { SearchKind::Scalar });
     assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(false), 1)), 2048);
     assert_eq!(slice(build(&Weights::DeepChess(net.clone()), choice(true), 1)), 2048 / 36);
     let convolutions = |blocks: u64, filters: u64| (2 * blocks + 2) * filters * filters * 9 * 64 / NODE_MULTIPLY_ADDS;

@@ -1,12 +1,13 @@
 //! The one place that turns a network and the UCI options into a search:
 //! which search can play which family ([`playable`]), the search itself
-//! ([`build`]), and what to say when the options ask for one the network
-//! cannot play ([`refusal`]).
+//! ([`build`]), and why, when the options ask for one the network cannot
+//! play, it plays another ([`refusal`], a [`Refusal`] that the UCI layer words).
 
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt;
 
 use crate::deepchess::network::Network;
 use crate::search::comparison::net_comparator::NetComparator;
@@ -20,32 +21,21 @@ use crate::search::scalar::search::ScalarSearch;
 use crate::search::seam::{Search, SearchKind};
 use crate::weights::Weights;
 
-/// What the UCI options ask for: `Search` (an alpha-beta kind),
-/// `Engine` (MCTS instead) and `FiftyMoveScale`.
+/// The search asked for, and how: what the UCI options `Search`, `Engine`
+/// and `FiftyMoveScale` come to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchChoice {
-    /// `Search`: [`SearchKind::Scalar`] or [`SearchKind::Comparison`].
+    /// The search wanted (the network may not have its head: [`playable`]).
     pub search: SearchKind,
-    /// `Engine value mcts`.
-    pub mcts: bool,
     /// `FiftyMoveScale`: the scalar search's static evaluations shrink as
     /// the fifty-move count grows ([`ScalarSearch::with_fifty_scale`]).
     pub fifty_scale: bool,
 }
 
 impl SearchChoice {
-    /// The options that ask for `kind`: `Engine value mcts` for MCTS (with
-    /// `Search` left at the scalar search), else `Search` set to it.
+    /// `kind`, without the fifty-move scale.
     pub fn of(kind: SearchKind) -> SearchChoice {
-        match kind {
-            SearchKind::Mcts => SearchChoice { search: SearchKind::Scalar, mcts: true, fifty_scale: false },
-            kind => SearchChoice { search: kind, mcts: false, fifty_scale: false },
-        }
-    }
-
-    /// The search these options name.
-    pub fn wanted(self) -> SearchKind {
-        if self.mcts { SearchKind::Mcts } else { self.search }
+        SearchChoice { search: kind, fifty_scale: false }
     }
 }
 
@@ -97,7 +87,7 @@ pub fn plays(weights: &Weights) -> String {
 pub fn playable(weights: &Weights, choice: SearchChoice) -> SearchKind {
     match weights {
         Weights::DeepChess(net) => {
-            let wanted = choice.wanted();
+            let wanted = choice.search;
             if has_head_for(net, wanted) {
                 wanted
             } else {
@@ -129,21 +119,51 @@ pub fn build(weights: &Weights, choice: SearchChoice, hash_mb: usize) -> Box<dyn
     }
 }
 
-/// What to tell the user when `option`, just set (the options now being
-/// `choice`), asks for a search `weights` cannot play, as an `info string`.
-pub fn refusal(weights: &Weights, option: SearchOption, choice: SearchChoice) -> Option<String> {
-    let alphazero = "info string error: the AlphaZero network plays only with MCTS";
-    match (weights, option) {
-        (Weights::AlphaZero(_), SearchOption::Search(_)) => Some(alphazero.into()),
-        (Weights::AlphaZero(_), SearchOption::Engine { mcts: false }) => Some(alphazero.into()),
-        (Weights::Learned(_), SearchOption::Search(kind)) if kind != SearchKind::Scalar => {
-            Some("info string error: a learner's network has no comparison head; playing with the scalar search".into())
+/// Why the network plays another search than the options ask for; its
+/// `Display` is the sentence the engine reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The AlphaZero network plays MCTS and nothing else.
+    OnlyMcts,
+    /// A learner's network plays the scalar search and nothing else.
+    OnlyScalar,
+    /// A DeepChess network lacks the head that `wanted` needs.
+    NoHead {
+        /// The search asked for.
+        wanted: SearchKind,
+        /// The search it plays.
+        instead: SearchKind,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::OnlyMcts => f.write_str("the AlphaZero network plays only with MCTS"),
+            Refusal::OnlyScalar => {
+                f.write_str("a learner's network has no comparison head; playing with the scalar search")
+            }
+            Refusal::NoHead { wanted, instead } => write!(
+                f,
+                "this network has no {} head; playing with the {} search",
+                if *wanted == SearchKind::Scalar { "utility" } else { "comparison" },
+                instead.name()
+            ),
         }
-        (Weights::DeepChess(net), SearchOption::Search(kind)) if !has_head_for(net, kind) => Some(format!(
-            "info string error: this network has no {} head; playing with the {} search",
-            if kind == SearchKind::Scalar { "utility" } else { "comparison" },
-            playable(weights, choice).name()
-        )),
+    }
+}
+
+/// Why `weights` cannot play what `option`, just set, asks for (the
+/// options now being `choice`), if it cannot.
+pub fn refusal(weights: &Weights, option: SearchOption, choice: SearchChoice) -> Option<Refusal> {
+    match (weights, option) {
+        (Weights::AlphaZero(_), SearchOption::Search(_) | SearchOption::Engine { mcts: false }) => {
+            Some(Refusal::OnlyMcts)
+        }
+        (Weights::Learned(_), SearchOption::Search(kind)) if kind != SearchKind::Scalar => Some(Refusal::OnlyScalar),
+        (Weights::DeepChess(net), SearchOption::Search(kind)) if !has_head_for(net, kind) => {
+            Some(Refusal::NoHead { wanted: kind, instead: playable(weights, choice) })
+        }
         _ => None,
     }
 }

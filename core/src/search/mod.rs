@@ -36,7 +36,7 @@ pub use cache::{EmbeddingCache, EvalCache, HashCache};
 pub use comparison::{
     Comparator, ComparisonSearch, Line, NetComparator, NetLeaf, QUIESCENCE_PLIES, TranspositionTable, Value, compare,
 };
-pub use factory::{SearchChoice, SearchOption, build, playable, plays, split_hash, supports};
+pub use factory::{Refusal, SearchChoice, SearchOption, build, playable, plays, split_hash, supports};
 pub use frontier::frontier;
 pub use history::{History, has_non_pawn_material};
 pub use mcts::{

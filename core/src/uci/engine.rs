@@ -18,12 +18,12 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Chess, Position};
 
 use super::info::{info_line, network_text, print_lines, stats_line};
-use super::options::{self, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, Setting};
+use super::options::{self, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, Options, Setting};
 use crate::alphazero::net::AzNet;
 use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
-use crate::search::factory::{self, SearchChoice, SearchOption};
+use crate::search::factory::{self, SearchOption};
 use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, step_for};
 use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
@@ -47,15 +47,6 @@ pub enum Request {
     /// calls [`UciEngine::load_network`]. (`<embedded>`, the default network,
     /// is loaded by the engine itself and never reaches the host.)
     LoadEvalFile(String),
-}
-
-struct Options {
-    hash_mb: usize,
-    multipv: usize,
-    move_overhead: u64,
-    /// `Search` and `Engine`.
-    choice: SearchChoice,
-    threads: usize,
 }
 
 struct Active {
@@ -108,7 +99,9 @@ impl UciEngine {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
-            choice: SearchChoice::of(DEFAULT_SEARCH),
+            alphabeta: DEFAULT_SEARCH,
+            mcts: false,
+            fifty_scale: false,
             threads: 1,
         };
         let mut engine = UciEngine {
@@ -152,16 +145,16 @@ impl UciEngine {
     /// the options name if the network can play it, else the one it can
     /// ([`factory::playable`]).
     pub fn set_weights(&mut self, weights: Weights) {
-        self.search = Some(factory::build(&weights, self.options.choice, self.options.hash_mb));
+        self.search = Some(factory::build(&weights, self.options.choice(), self.options.hash_mb));
         self.weights = Some(weights);
     }
 
     /// Builds the search again if the options now name another one.
     fn rebuild_if_changed(&mut self) {
         if let Some(weights) = &self.weights
-            && self.search_kind() != Some(factory::playable(weights, self.options.choice))
+            && self.search_kind() != Some(factory::playable(weights, self.options.choice()))
         {
-            self.search = Some(factory::build(weights, self.options.choice, self.options.hash_mb));
+            self.search = Some(factory::build(weights, self.options.choice(), self.options.hash_mb));
         }
     }
 
@@ -328,21 +321,21 @@ impl UciEngine {
             // Helper threads join the scalar search where the host runs them.
             Setting::Threads(n) => self.options.threads = n,
             Setting::Search(kind) => {
-                self.options.choice.search = kind;
+                self.options.alphabeta = kind;
                 self.choose_search(SearchOption::Search(kind), out);
             }
             // MCTS (over the utility head with a DeepChess network; the
             // AlphaZero network always plays it) or the alpha-beta search
             // `Search` names.
             Setting::Engine { mcts } => {
-                self.options.choice.mcts = mcts;
+                self.options.mcts = mcts;
                 self.choose_search(SearchOption::Engine { mcts }, out);
             }
             Setting::FiftyMoveScale(on) => {
                 self.finish(out);
-                self.options.choice.fifty_scale = on;
+                self.options.fifty_scale = on;
                 if let Some(weights) = &self.weights {
-                    self.search = Some(factory::build(weights, self.options.choice, self.options.hash_mb));
+                    self.search = Some(factory::build(weights, self.options.choice(), self.options.hash_mb));
                 }
             }
             Setting::AnalyseMode => {}
@@ -361,9 +354,9 @@ impl UciEngine {
     fn choose_search(&mut self, option: SearchOption, out: &mut dyn FnMut(&str)) {
         self.finish(out);
         if let Some(weights) = &self.weights
-            && let Some(refusal) = factory::refusal(weights, option, self.options.choice)
+            && let Some(refusal) = factory::refusal(weights, option, self.options.choice())
         {
-            out(&refusal);
+            out(&format!("info string error: {refusal}"));
         }
         self.rebuild_if_changed();
     }

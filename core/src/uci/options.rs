@@ -9,6 +9,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::search::factory::SearchChoice;
 use crate::search::seam::SearchKind;
 
 /// Default `Hash`, in MiB.
@@ -83,6 +84,28 @@ pub(super) fn declarations(max_threads: usize) -> Vec<Declared> {
         },
         Declared { name: "Engine", kind: Kind::Combo { default: "alphabeta", vars: vec!["alphabeta", "mcts"] } },
     ]
+}
+
+/// The options' values as the engine keeps them.
+pub(super) struct Options {
+    pub(super) hash_mb: usize,
+    pub(super) multipv: usize,
+    pub(super) move_overhead: u64,
+    /// `Search`: the alpha-beta search, played unless `Engine` is `mcts`.
+    pub(super) alphabeta: SearchKind,
+    /// `Engine value mcts`.
+    pub(super) mcts: bool,
+    /// `FiftyMoveScale`.
+    pub(super) fifty_scale: bool,
+    pub(super) threads: usize,
+}
+
+impl Options {
+    /// The search these options ask for.
+    pub(super) fn choice(&self) -> SearchChoice {
+        let search = if self.mcts { SearchKind::Mcts } else { self.alphabeta };
+        SearchChoice { search, fifty_scale: self.fifty_scale }
+    }
 }
 
 /// A `setoption` that its declaration accepts, typed.
