@@ -11,6 +11,7 @@ mod input;
 mod labels;
 mod mix;
 mod pairs;
+mod random;
 mod record;
 mod sampling;
 
@@ -25,5 +26,6 @@ pub use input::open_pgn;
 pub use labels::{LabelOptions, LabelSampler, Labels, eval_cp, eval_probability};
 pub use mix::{SourceMix, SourceWeight};
 pub use pairs::{Pair, PairSampler};
+pub use random::random_records;
 pub use record::{Eval, GameResult, Record};
 pub use sampling::{Sampling, mix};

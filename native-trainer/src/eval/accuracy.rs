@@ -170,7 +170,7 @@ pub fn records_from_pgn(path: &Path, sampling: &Sampling) -> anyhow::Result<Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::deepchess::speed::random_records;
+    use crate::data::random_records;
     use deepchess_core::Shape;
 
     /// A distilled-shape network with seeded weights in ±0.1.

@@ -20,11 +20,11 @@ use std::time::Instant;
 
 use burn::optim::GradientsParams;
 use burn::tensor::Device;
-use deepchess_core::{Shape, seeded};
+use deepchess_core::Shape;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{GameResult, Pair, Record};
+use crate::data::{Pair, Record, random_records};
 use crate::train::alphazero::model::AzModel;
 use crate::train::alphazero::supervised::{batch_loss as az_loss, samples};
 use crate::train::deepchess::model::Siamese;
@@ -97,25 +97,6 @@ impl Speed {
     pub fn items_per_second(&self) -> f64 {
         self.items as f64 / self.seconds.max(1e-9)
     }
-}
-
-/// `count` positions reached by random legal play from the start (core's
-/// [`seeded::playout`], 10 to 99 plies), each with the move played from it
-/// and a random decisive result.
-pub fn random_records(count: usize, seed: u64) -> Vec<Record> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut records = Vec::with_capacity(count);
-    while records.len() < count {
-        let game = seeded::playout(rng.random_range(10..100), rng.random());
-        // The last position of the game that has a move played from it.
-        if let Some((ply, pos, played)) =
-            game.iter().enumerate().rev().find_map(|(ply, (pos, played))| played.map(|m| (ply, pos, m)))
-        {
-            let result = if rng.random_bool(0.5) { GameResult::WhiteWins } else { GameResult::BlackWins };
-            records.push(Record::new(pos, played, ply as u32, result, None, records.len() as u32));
-        }
-    }
-    records
 }
 
 /// Trains a fresh network of the learner for `warmup + steps` steps on
