@@ -14,9 +14,10 @@ import { openingAt } from './openings.js';
 import { pageSession } from './page-session.js';
 import { Promotion } from './promotion.js';
 import { Reviewer, drawGraph } from './reviewer.js';
-import { resetEvalBar, scoreText, setEvalBar } from './score.js';
+import { resetEvalBar, setEvalBar } from './score.js';
 import { saveSession } from './session.js';
 import { renderSettings } from './settings.js';
+import { statusText, thinkingText } from './status-line.js';
 import { EngineStatus } from './status.js';
 
 export class App {
@@ -68,7 +69,7 @@ export class App {
       lastMove: game.lastMove(),
       movable: { color: movable, dests: movable ? game.dests() : new Map() },
     });
-    $('#status').textContent = this.statusText(outcome);
+    $('#status').textContent = statusText(this, outcome);
     const playing = mode === 'play' && atEnd && !outcome;
     $('#resign').disabled = !playing || game.moves.length < 2;
     $('#offer-draw').disabled = !playing || game.moves.length < 2;
@@ -91,26 +92,6 @@ export class App {
     saveSession(pageSession(this));
   }
 
-  statusText(outcome) {
-    const { game, mode } = this;
-    if (outcome) {
-      const reason = `${outcome.reason[0].toUpperCase()}${outcome.reason.slice(1)}`;
-      if (outcome.result === '1/2-1/2') return `${reason}: a draw (½–½)`;
-      const winner = outcome.result === '1-0' ? 'white' : 'black';
-      // In a game against the engine, who won, not which colour.
-      const who = mode === 'play' ? (winner === this.player ? 'you win' : `${this.networkName(winner)} wins`) : winner === 'white' ? 'White wins' : 'Black wins';
-      return `${reason}: ${who} (${outcome.result})`;
-    }
-    const side = game.turn === 'white' ? 'White' : 'Black';
-    const check = game.pos.isCheck() ? ', in check' : '';
-    if (mode === 'play') {
-      // Stepped back through the moves: the game waits at its last one.
-      if (game.ply !== game.moves.length) return `${side} to move${check}, an earlier position: » returns to the game`;
-      return game.turn === this.player ? `Your move (${side})${check}` : `${this.networkName(game.turn)} is thinking…`;
-    }
-    return `${side} to move${check}`;
-  }
-
   /** The name of the network that plays `color`: the Network choice's, or, watching two networks, Black's from *Black plays*. */
   networkName(color) {
     if (this.mode === 'watch' && color === 'black' && $('#watch-black').value) return pickedName($('#watch-black'));
@@ -121,15 +102,6 @@ export class App {
   searchOf(color) {
     if (this.mode === 'watch' && color === 'black' && $('#watch-black').value) return this.black.search;
     return $('#search').value;
-  }
-
-  /** The engine's progress on its move, in the status: how far it has looked (MCTS: its playouts, having no depth) and its score. */
-  showThinking(info) {
-    if (this.mode === 'analyse' || !info.pv.length) return;
-    const turn = this.game.turn;
-    const effort = this.searchOf(turn) === 'mcts' ? `${info.nodes.toLocaleString('en')} playouts` : `depth ${info.depth}`;
-    $('#status').textContent = `${this.networkName(turn)} is thinking… ${effort}, ${scoreText(info, turn)}`;
-    setEvalBar(info, turn);
   }
 
   /** The move list, its side-line tools, the opening's name and the review's graph. */
@@ -210,7 +182,10 @@ export class App {
     }
     const move = await mover.start(game.uciPosition(), go, (info) => {
       if (this.mode === 'play' && info.pv.length) this.engineScore = info.mate !== undefined ? { mate: info.mate } : { cp: info.cp };
-      this.showThinking(info);
+      if (this.mode !== 'analyse' && info.pv.length) {
+        $('#status').textContent = thinkingText(this, info);
+        setEvalBar(info, game.turn);
+      }
     });
     this.thinking = null;
     if (mine !== this.token) {
