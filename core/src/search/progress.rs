@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use crate::search::vocabulary::{Limits, POLL_NODES, zobrist};
+use crate::search::vocabulary::{Limits, MAX_DEPTH, POLL_NODES, zobrist};
 
 /// A completed line of a search: its moves from the root.
 pub(crate) trait PvLine {
@@ -85,6 +85,34 @@ impl<L: PvLine> Progress<L> {
     pub(crate) fn stop(&mut self) {
         self.path.truncate(self.game_len + 1);
         self.running = false;
+    }
+
+    /// Whether the iteration under way is deeper than the limit: the search is done.
+    pub(crate) fn past_last_depth(&self) -> bool {
+        self.depth > self.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH)
+    }
+
+    /// The root moves of the iteration's next MultiPV line: those that no
+    /// line of the iteration starts with. `None` once the iteration has all
+    /// its lines (or no root move is left for another).
+    pub(crate) fn next_line_moves(&self) -> Option<MoveList> {
+        let excluded: Vec<Move> = self.current.iter().filter_map(PvLine::first_move).collect();
+        let moves: MoveList = self.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
+        (self.pv_index < self.limits.multipv && !moves.is_empty()).then_some(moves)
+    }
+
+    /// The first move of the last iteration's line in the slot under way,
+    /// to search first.
+    pub(crate) fn line_hint(&self) -> Option<Move> {
+        self.lines.get(self.pv_index).and_then(PvLine::first_move)
+    }
+
+    /// The iteration's lines become the last completed ones; the next,
+    /// one ply deeper, starts at its first line.
+    pub(crate) fn next_iteration(&mut self) {
+        self.lines = core::mem::take(&mut self.current);
+        self.depth += 1;
+        self.pv_index = 0;
     }
 
     /// The line that completed last.

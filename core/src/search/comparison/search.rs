@@ -31,7 +31,7 @@ use crate::search::progress::{Progress, PvLine};
 use crate::search::score::Score;
 use crate::search::seam::Search;
 use crate::search::slices::Sliced;
-use crate::search::vocabulary::{MAX_DEPTH, MAX_PLY, child_hash};
+use crate::search::vocabulary::{MAX_PLY, child_hash};
 
 /// Quiescence searches at most this many plies past the nominal depth.
 pub const QUIESCENCE_PLIES: i32 = 12;
@@ -300,24 +300,18 @@ impl<C: Comparator> Sliced for ComparisonSearch<C> {
     /// every iteration is done.
     fn begin_root(&mut self) -> bool {
         loop {
-            if self.progress.depth > self.progress.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
+            if self.progress.past_last_depth() {
                 return false;
             }
-            let excluded: Vec<Move> =
-                self.progress.current.iter().filter_map(|line| line.pv.first().copied()).collect();
-            let mut moves: MoveList =
-                self.progress.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
-            if self.progress.pv_index >= self.progress.limits.multipv || moves.is_empty() {
+            let Some(mut moves) = self.progress.next_line_moves() else {
                 if self.progress.current.is_empty() {
                     return false;
                 }
-                self.progress.lines = core::mem::take(&mut self.progress.current);
-                self.progress.depth += 1;
-                self.progress.pv_index = 0;
+                self.progress.next_iteration();
                 continue;
-            }
+            };
             // The last iteration's line for this slot goes first.
-            let hint = self.progress.lines.get(self.progress.pv_index).and_then(|line| line.pv.first().copied());
+            let hint = self.progress.line_hint();
             self.ordering.sort(
                 &mut moves,
                 hint.or(self.tt.probe(self.progress.root_hash)),

@@ -23,7 +23,7 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::search::history::{History, has_non_pawn_material, pick};
 use crate::search::ordering::is_tactical;
@@ -37,7 +37,7 @@ use crate::search::score::Score;
 use crate::search::seam::Search;
 use crate::search::see::see_ge;
 use crate::search::slices::Sliced;
-use crate::search::vocabulary::{MAX_DEPTH, MAX_PLY, child_hash, zobrist};
+use crate::search::vocabulary::{MAX_PLY, child_hash, zobrist};
 
 mod slices;
 

@@ -19,13 +19,10 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
     /// current aspiration window; `false` when every iteration is done.
     fn begin_root(&mut self) -> bool {
         loop {
-            if self.progress.depth > self.progress.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH) {
+            if self.progress.past_last_depth() {
                 return false;
             }
-            let excluded: Vec<Move> =
-                self.progress.current.iter().filter_map(|line| line.pv.first().copied()).collect();
-            let moves: MoveList = self.progress.root_moves.iter().copied().filter(|m| !excluded.contains(m)).collect();
-            if self.progress.pv_index >= self.progress.limits.multipv || moves.is_empty() {
+            let Some(moves) = self.progress.next_line_moves() else {
                 if self.progress.current.is_empty() {
                     return false;
                 }
@@ -35,15 +32,13 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
                 for (k, line) in self.progress.current.iter_mut().enumerate() {
                     line.multipv = k + 1;
                 }
-                self.progress.lines = core::mem::take(&mut self.progress.current);
-                self.progress.depth += 1;
-                self.progress.pv_index = 0;
+                self.progress.next_iteration();
                 self.window = self.aspiration_window();
                 self.delta = ASPIRATION;
                 continue;
-            }
+            };
             // The last iteration's line for this slot goes first.
-            let hint = self.progress.lines.get(self.progress.pv_index).and_then(|line| line.pv.first().copied());
+            let hint = self.progress.line_hint();
             let hash_move =
                 self.table.probe(self.progress.root_hash, 0).and_then(|hit| hit.best_move(&self.progress.root_moves));
             if self.progress.pv_index == 0 {
