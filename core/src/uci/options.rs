@@ -38,14 +38,55 @@ enum Kind {
     Text { default: &'static str },
 }
 
+/// Which option a declaration is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Id {
+    Hash,
+    Threads,
+    MultiPv,
+    AnalyseMode,
+    FiftyMoveScale,
+    MoveOverhead,
+    EvalFile,
+    Search,
+    Engine,
+}
+
 /// One option as the engine declares it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Declared {
+    id: Id,
     name: &'static str,
     kind: Kind,
 }
 
+/// A value that an option's declaration accepts.
+enum Value<'a> {
+    /// A spin's number, clamped to its bounds.
+    Number(u64),
+    /// A check's `true` or `false`.
+    Flag(bool),
+    /// A combo's var (as given) or a string's text (not empty).
+    Text(&'a str),
+}
+
 impl Declared {
+    /// `value` as this declaration reads it, if it accepts it.
+    fn accept<'a>(&self, value: &'a str) -> Option<Value<'a>> {
+        match &self.kind {
+            Kind::Spin { min, max, .. } => value.parse::<u64>().ok().map(|n| Value::Number(n.clamp(*min, *max))),
+            Kind::Check { .. } => match value {
+                "true" => Some(Value::Flag(true)),
+                "false" => Some(Value::Flag(false)),
+                _ => None,
+            },
+            Kind::Combo { vars, .. } => {
+                vars.iter().any(|v| v.eq_ignore_ascii_case(value)).then_some(Value::Text(value))
+            }
+            Kind::Text { .. } => (!value.is_empty()).then_some(Value::Text(value)),
+        }
+    }
+
     /// The `option name … type …` line of `uci`.
     pub(super) fn line(&self) -> String {
         let name = self.name;
@@ -65,24 +106,29 @@ impl Declared {
 
 /// Every option, in the order `uci` lists them; `Threads` goes up to `max_threads`.
 pub(super) fn declarations(max_threads: usize) -> Vec<Declared> {
-    let spin = |name, default, min, max| Declared { name, kind: Kind::Spin { default, min, max } };
-    let check = |name| Declared { name, kind: Kind::Check { default: false } };
+    let spin = |id, name, default, min, max| Declared { id, name, kind: Kind::Spin { default, min, max } };
+    let check = |id, name| Declared { id, name, kind: Kind::Check { default: false } };
     vec![
-        spin("Hash", DEFAULT_HASH_MB as u64, 1, MAX_HASH_MB as u64),
-        spin("Threads", 1, 1, max_threads as u64),
-        spin("MultiPV", 1, 1, MAX_MULTIPV as u64),
-        check("UCI_AnalyseMode"),
-        check("FiftyMoveScale"),
-        spin("Move Overhead", DEFAULT_MOVE_OVERHEAD, 0, MAX_MOVE_OVERHEAD),
-        Declared { name: "EvalFile", kind: Kind::Text { default: "<embedded>" } },
+        spin(Id::Hash, "Hash", DEFAULT_HASH_MB as u64, 1, MAX_HASH_MB as u64),
+        spin(Id::Threads, "Threads", 1, 1, max_threads as u64),
+        spin(Id::MultiPv, "MultiPV", 1, 1, MAX_MULTIPV as u64),
+        check(Id::AnalyseMode, "UCI_AnalyseMode"),
+        check(Id::FiftyMoveScale, "FiftyMoveScale"),
+        spin(Id::MoveOverhead, "Move Overhead", DEFAULT_MOVE_OVERHEAD, 0, MAX_MOVE_OVERHEAD),
+        Declared { id: Id::EvalFile, name: "EvalFile", kind: Kind::Text { default: "<embedded>" } },
         Declared {
+            id: Id::Search,
             name: "Search",
             kind: Kind::Combo {
                 default: DEFAULT_SEARCH.name(),
                 vars: vec![SearchKind::Scalar.name(), SearchKind::Comparison.name()],
             },
         },
-        Declared { name: "Engine", kind: Kind::Combo { default: "alphabeta", vars: vec!["alphabeta", "mcts"] } },
+        Declared {
+            id: Id::Engine,
+            name: "Engine",
+            kind: Kind::Combo { default: "alphabeta", vars: vec!["alphabeta", "mcts"] },
+        },
     ]
 }
 
@@ -155,35 +201,20 @@ pub(super) fn parse(name: &str, value: &str, max_threads: usize) -> Result<Setti
         .find(|d| d.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let invalid = || OptionError::Invalid { name: name.to_string(), value: value.to_string() };
-    // The value in the declaration's terms: a clamped number, a flag, a var or text.
-    let number = match declared.kind {
-        Kind::Spin { min, max, .. } => value.parse::<u64>().map_err(|_| invalid())?.clamp(min, max),
-        _ => 0,
-    };
-    let flag = match declared.kind {
-        Kind::Check { .. } => match value {
-            "true" => true,
-            "false" => false,
-            _ => return Err(invalid()),
-        },
-        _ => false,
-    };
-    if let Kind::Combo { vars, .. } = &declared.kind
-        && !vars.iter().any(|v| v.eq_ignore_ascii_case(value))
-    {
-        return Err(invalid());
-    }
-    Ok(match declared.name {
-        "Hash" => Setting::Hash(number as usize),
-        "Threads" => Setting::Threads(number as usize),
-        "MultiPV" => Setting::MultiPv(number as usize),
-        "UCI_AnalyseMode" => Setting::AnalyseMode,
-        "FiftyMoveScale" => Setting::FiftyMoveScale(flag),
-        "Move Overhead" => Setting::MoveOverhead(number),
-        "EvalFile" if value.is_empty() => return Err(invalid()),
-        "EvalFile" => Setting::EvalFile(value.to_string()),
-        "Search" => Setting::Search(value.parse().map_err(|_| invalid())?),
-        _ => Setting::Engine { mcts: value.eq_ignore_ascii_case("mcts") },
+    let accepted = declared.accept(value).ok_or_else(invalid)?;
+    Ok(match (declared.id, accepted) {
+        (Id::Hash, Value::Number(mb)) => Setting::Hash(mb as usize),
+        (Id::Threads, Value::Number(n)) => Setting::Threads(n as usize),
+        (Id::MultiPv, Value::Number(k)) => Setting::MultiPv(k as usize),
+        (Id::AnalyseMode, Value::Flag(_)) => Setting::AnalyseMode,
+        (Id::FiftyMoveScale, Value::Flag(on)) => Setting::FiftyMoveScale(on),
+        (Id::MoveOverhead, Value::Number(ms)) => Setting::MoveOverhead(ms),
+        (Id::EvalFile, Value::Text(file)) => Setting::EvalFile(file.to_string()),
+        (Id::Search, Value::Text(kind)) => Setting::Search(kind.parse().map_err(|_| invalid())?),
+        (Id::Engine, Value::Text(engine)) => Setting::Engine { mcts: engine.eq_ignore_ascii_case("mcts") },
+        // An option declared with a kind that does not fit it (a mistake in
+        // `declarations`, which the tests below would show).
+        _ => return Err(invalid()),
     })
 }
 
