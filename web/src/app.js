@@ -113,7 +113,12 @@ export class App {
     $('#promote-line').disabled = inMain(game.node);
     const opening = openingAt(game.node);
     $('#opening').textContent = opening ? `${opening.eco} ${opening.name}` : '';
-    drawGraph($('#graph'), game, this.mode === 'analyse');
+    this.drawGraph();
+  }
+
+  /** The review's graph of the main line, shown in analysis. */
+  drawGraph() {
+    drawGraph($('#graph'), this.game, this.mode === 'analyse');
   }
 
   /** The clocks beside the board's sides; a side whose time ran out loses, or draws where the other cannot mate. */

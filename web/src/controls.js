@@ -4,7 +4,6 @@ import { Clock } from './clock.js';
 import { $ } from './dom.js';
 import { offerSearches, pickedName } from './networks.js';
 import { plyAt } from './review.js';
-import { drawGraph } from './reviewer.js';
 import { loadFailure, sendSearch } from './searcher.js';
 import { makeLink } from './session.js';
 
@@ -63,7 +62,7 @@ function engineChange(app, change) {
 async function review(app) {
   if (!app.searcher) return;
   app.token = {};
-  const done = await app.reviewer.review(app.searcher, app.game, () => drawGraph($('#graph'), app.game, app.mode === 'analyse'));
+  const done = await app.reviewer.review(app.searcher, app.game, () => app.drawGraph());
   if (done) app.update();
   else app.renderMoves();
 }

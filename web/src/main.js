@@ -8,7 +8,7 @@ import { $ } from './dom.js';
 import { createEngine } from './engine.js';
 import { fillNetworks, offerSearches } from './networks.js';
 import { choose, openLink, restorePage } from './page-session.js';
-import { Searcher, sendSearch, threadLimit } from './searcher.js';
+import { Searcher, buildOf, sendSearch, threadLimit } from './searcher.js';
 import { loadSession } from './session.js';
 
 const app = new App();
@@ -76,9 +76,9 @@ async function engineReady(engine) {
     app.update();
   }
   // The service worker keeps the engine build this browser runs for offline use.
-  const [, kernel, mt] = /wasm-(\w+?)(-mt)?$/.exec(name) ?? [];
-  const level = { relaxed: 'relaxed', simd128: 'simd', scalar: 'scalar' }[kernel];
-  const build = level && (mt ? `${level}_mt` : level);
+  const built = buildOf(name);
+  const level = { relaxed: 'relaxed', simd128: 'simd', scalar: 'scalar' }[built?.kernel];
+  const build = level && (built.threaded ? `${level}_mt` : level);
   if (build && 'serviceWorker' in navigator) {
     navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ cache: build }));
   }

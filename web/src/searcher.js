@@ -72,6 +72,16 @@ export function playsOf(line) {
   return /\(plays ([a-z, ]+)\)$/.exec(line)?.[1].split(', ') ?? null;
 }
 
+/**
+ * The build the engine names in its `id name` (`DeepChess 0.1.0
+ * wasm-relaxed-mt`): the engine's own name, its kernel (`relaxed`,
+ * `simd128`, `scalar`) and whether it is threaded; null for a name without one.
+ */
+export function buildOf(idName) {
+  const match = /^(.*) wasm-(\w+?)(-mt)?$/.exec(idName);
+  return match ? { engine: match[1], kernel: match[2], threaded: Boolean(match[3]) } : null;
+}
+
 /** The engine's thread limit (its `Threads` option's maximum) and, where that is one, the engine's reason. */
 export function threadLimit(engine) {
   const option = engine.id.find((l) => l.startsWith('option name Threads ')) ?? '';

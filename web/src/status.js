@@ -2,6 +2,7 @@
 // loaded · 2 threads"), with the details (its build, the thread limit and
 // why, the network's file, layer shapes and searches) in words one tap away.
 
+import { buildOf } from './searcher.js';
 import { searchName } from './settings.js';
 
 export class EngineStatus {
@@ -76,10 +77,10 @@ const KERNELS = { relaxed: 'relaxed SIMD', simd128: 'SIMD', scalar: 'no SIMD' };
 
 /** The engine's `id name` in words: `DeepChess 0.1.0 wasm-relaxed-mt` → `DeepChess 0.1.0, WebAssembly with relaxed SIMD and threads`. */
 export function buildText(build) {
-  const match = /^(.*) wasm-(\w+?)(-mt)?$/.exec(build);
-  if (!match) return build;
-  const [, name, kernel, mt] = match;
-  return `${name}, WebAssembly with ${KERNELS[kernel] ?? kernel}${mt ? ' and threads' : ''}`;
+  const built = buildOf(build);
+  if (!built) return build;
+  const { engine, kernel, threaded } = built;
+  return `${engine}, WebAssembly with ${KERNELS[kernel] ?? kernel}${threaded ? ' and threads' : ''}`;
 }
 
 /**
