@@ -292,7 +292,11 @@ fn the_fifty_move_scale_prefers_moves_that_reset_the_count() {
     for on in [false, true] {
         let search = net_search().with_fifty_scale(on);
         let nodes = Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let context = HelperContext { helpers: 1, hash_mb: 1, root: &pos, game: &[], nodes: &nodes };
-        assert_eq!(search.helper_job(context).unwrap().fifty_scale, on);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let context = HelperContext { helpers: 2, hash_mb: 1, root: &pos, game: &[], nodes: &nodes, stop: &stop };
+        let helpers = search.scalar_helpers(&context);
+        assert_eq!(helpers.len(), 2);
+        assert!(helpers.iter().all(|helper| helper.fifty_scale() == on));
+        assert!(material_search().scalar_helpers(&context).is_empty(), "an evaluator without copies");
     }
 }

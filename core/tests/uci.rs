@@ -301,7 +301,7 @@ fn search_option() {
     assert_eq!(out, ["info string error: invalid value \"sideways\" for option Search"]);
     assert_eq!(e.search_kind(), Some(SearchKind::Scalar));
     e.handle("go infinite", 0, &mut |_| {});
-    assert!(e.helper_job().is_none());
+    assert!(e.helper_tasks(&Default::default()).is_empty());
     e.handle("stop", 0, &mut |_| {});
 
     // A network without a utility head plays the comparison search, and says so.

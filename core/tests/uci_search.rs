@@ -16,19 +16,18 @@ fn threads_start_helpers_only_where_the_host_runs_them() {
     e.set_max_threads(8);
     let out = session(&mut e, &["uci", "setoption name Threads value 3"]);
     assert!(out.contains(&"option name Threads type spin default 1 min 1 max 8".to_string()));
-    assert!(e.helper_job().is_none(), "no search is running");
+    let stop = Default::default();
+    assert!(e.helper_tasks(&stop).is_empty(), "no search is running");
     let mut out = Vec::new();
     e.handle("position startpos moves e2e4", 0, &mut |l| out.push(l.to_string()));
     e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
-    let job = e.helper_job().expect("a job for the helpers");
-    assert_eq!(job.helpers, 2);
-    assert_eq!(job.game.len(), 1);
+    assert_eq!(e.helper_tasks(&stop).len(), 2);
     e.handle("stop", 0, &mut |l| out.push(l.to_string()));
-    assert!(e.helper_job().is_none());
+    assert!(e.helper_tasks(&stop).is_empty());
     // The comparison search has no helpers.
     e.handle("setoption name Search value comparison", 0, &mut |l| out.push(l.to_string()));
     e.handle("go infinite", 0, &mut |l| out.push(l.to_string()));
-    assert!(e.helper_job().is_none());
+    assert!(e.helper_tasks(&stop).is_empty());
 }
 
 /// The pool a host keeps: tasks for a new search with helpers, none for

@@ -144,11 +144,12 @@ impl Engine {
     /// Fills the search's cache from a batch's embeddings: the comparison
     /// search's embedding cache, or the scalar search's evaluations (each
     /// position's and its mirror image's embeddings give its evaluation;
-    /// see [`Search::prefill`](deepchess_core::Search::prefill)). Returns
+    /// see [`Prefill`](deepchess_core::search::Prefill)). Returns
     /// how many entries it wrote.
     pub fn prefill(&mut self, batch: &Batch, embeddings: &[u8]) -> Result<usize, JsError> {
         let embeddings = batch.embeddings(embeddings)?;
-        Ok(self.uci.search_mut().map_or(0, |search| search.prefill(batch.keys(), &embeddings)))
+        let search = self.uci.search_mut().and_then(|search| search.prefiller());
+        Ok(search.map_or(0, |search| search.prefill(batch.keys(), &embeddings)))
     }
 
     /// The batch's embeddings computed on the CPU (the same layout as a GPU

@@ -23,8 +23,9 @@ pub fn thread_share() -> js_sys::Array {
 /// here once: the worker guarantees both.
 #[wasm_bindgen(js_name = runHelper)]
 pub fn run_helper(task: u32) -> f64 {
-    // SAFETY: `task` came from `Box::into_raw` in `Engine::sync_helpers`, in
+    // SAFETY: `task` came from `Box::into_raw` of a boxed `Box<dyn
+    // HelperTask>` (one thin pointer) in `Engine::sync_helpers`, in
     // this same shared memory, and the worker hands each pointer out once.
-    let task = unsafe { Box::from_raw(task as usize as *mut HelperTask) };
-    task.run() as f64
+    let task: Box<Box<dyn HelperTask>> = unsafe { Box::from_raw(task as usize as *mut Box<dyn HelperTask>) };
+    (*task).run() as f64
 }

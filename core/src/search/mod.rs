@@ -9,12 +9,15 @@
 //! - [`mcts`]: Monte Carlo tree search ([`MctsSearch`]) over the AlphaZero
 //!   network or the utility head.
 //!
-//! What they share is in [`vocabulary`] (limits, events, reports, node
+//! What only some of them can do (Lazy SMP helpers, a cache filled from a
+//! GPU's batch, leaves evaluated in batches) is in [`abilities`], asked for
+//! apart. What they share is in [`vocabulary`] (limits, events, reports, node
 //! polling, keys) and [`slices`]' loop; move ordering ([`MoveOrdering`],
 //! [`History`]), SEE and the tables use only search heuristics: every
 //! judgement of a position comes from a network. [`frontier`]: the first
 //! positions a search meets, for batched inference.
 
+pub mod abilities;
 pub mod cache;
 pub mod comparison;
 pub mod factory;
@@ -32,6 +35,7 @@ mod see;
 mod slices;
 pub mod vocabulary;
 
+pub use abilities::{BatchedSearch, HelperContext, HelperTask, Prefill, TakesHelpers};
 pub use cache::{EmbeddingCache, EvalCache, HashCache};
 pub use comparison::{
     Comparator, ComparisonSearch, Line, NetComparator, NetLeaf, QUIESCENCE_PLIES, TranspositionTable, Value, compare,
@@ -46,10 +50,10 @@ pub use mcts::{
 pub use ordering::{MoveOrdering, is_tactical};
 pub use path::AccumulatorPath;
 pub use scalar::{
-    Bound, Evaluator, HELPER_SLICE_NODES, HelperTask, Hit, LearnedEvaluator, MATE, MATE_BOUND, NetEvaluator,
-    ScalarLine, ScalarSearch, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
+    Bound, Evaluator, HELPER_SLICE_NODES, Hit, LearnedEvaluator, MATE, MATE_BOUND, NetEvaluator, ScalarLine,
+    ScalarSearch, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
 };
 pub use score::{MAX_CP, Score};
-pub use seam::{BatchedSearch, HelperContext, HelperJob, Search, SearchKind, UnknownSearch, slice_nodes, step_for};
+pub use seam::{Search, SearchKind, UnknownSearch, slice_nodes, step_for};
 pub use see::{SEE_VALUES, see_ge, see_value};
 pub use vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, Report, zobrist};

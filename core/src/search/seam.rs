@@ -4,19 +4,16 @@
 //!
 //! A search runs in resumable slices: [`Search::start`], then
 //! [`Search::step`] until it returns [`Event::Finished`], reading the
-//! completed lines ([`Search::report`]) as [`Event::Line`]s come.
+//! completed lines ([`Search::report`]) as [`Event::Line`]s come. What only
+//! some searches can do is asked for apart, as the small traits of
+//! [`abilities`](super::abilities).
 
 use alloc::string::String;
-use alloc::sync::Arc;
-use alloc::vec::Vec;
 use core::str::FromStr;
-use core::sync::atomic::AtomicU64;
 
 use shakmaty::{Chess, Move};
 
-use crate::deepchess::embedding::Embedding;
-use crate::deepchess::network::Network;
-use crate::search::scalar::score_table::ScoreTable;
+use crate::search::abilities::{BatchedSearch, Prefill, TakesHelpers};
 use crate::search::vocabulary::{Event, Limits, Report};
 
 /// Which search plays (`setoption name Search value scalar|comparison`,
@@ -65,43 +62,6 @@ impl FromStr for SearchKind {
             .find(|kind| kind.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownSearch(s.into()))
     }
-}
-
-/// What a host's helper threads need to join a scalar search (Lazy SMP):
-/// each runs its own [`ScalarSearch`](super::ScalarSearch) of `root` over a copy of `network`,
-/// sharing `table` with the main search, until the main search sends
-/// `bestmove`.
-pub struct HelperJob {
-    /// Helper threads to start (`Threads` − 1).
-    pub helpers: usize,
-    /// The network, for each helper's evaluator.
-    pub network: Network,
-    /// The main search's transposition table.
-    pub table: Arc<ScoreTable>,
-    /// The position searched.
-    pub root: Chess,
-    /// Zobrist hashes of the game before `root`.
-    pub game: Vec<u64>,
-    /// Bytes of each helper's evaluation cache.
-    pub cache_bytes: usize,
-    /// Nodes the helpers have searched, added to the main search's in `info`.
-    pub nodes: Arc<AtomicU64>,
-    /// The main search's `FiftyMoveScale`, which the helpers share.
-    pub fifty_scale: bool,
-}
-
-/// What the engine tells a search that hands out Lazy SMP helpers.
-pub struct HelperContext<'a> {
-    /// Helper threads to start (`Threads` − 1).
-    pub helpers: usize,
-    /// `Hash` in MiB: each helper's cache takes what this search's does.
-    pub hash_mb: usize,
-    /// The position searched.
-    pub root: &'a Chess,
-    /// Zobrist hashes of the game before `root`.
-    pub game: &'a [u64],
-    /// The counter of the helpers' nodes.
-    pub nodes: &'a Arc<AtomicU64>,
 }
 
 /// A search, as the UCI engine drives it (`Send`, so that a host may keep
@@ -158,19 +118,15 @@ pub trait Search: Send {
         1
     }
 
-    /// What Lazy SMP helpers need to join the running search, if it takes
-    /// helpers.
-    fn helper_job(&self, _context: HelperContext<'_>) -> Option<HelperJob> {
+    /// Lazy SMP helpers, for a search that takes them.
+    fn helpers(&self) -> Option<&dyn TakesHelpers> {
         None
     }
 
-    /// Fills the search's cache with embeddings computed elsewhere (a GPU):
-    /// `keys[i]` is the Zobrist hash of the position whose embedding is
-    /// `embeddings[i]` and whether it is the colour mirror image; the
-    /// positions come in pairs, each followed by its mirror image. Returns
-    /// how many entries it wrote (0 for a search that keeps none).
-    fn prefill(&mut self, _keys: &[(u64, bool)], _embeddings: &[Embedding]) -> usize {
-        0
+    /// The cache to fill from a batch computed elsewhere, for a search
+    /// that keeps one.
+    fn prefiller(&mut self) -> Option<&mut dyn Prefill> {
+        None
     }
 
     /// The search by batches of leaves, for a host with a batch device.
@@ -182,29 +138,6 @@ pub trait Search: Send {
     fn batched_ref(&self) -> Option<&dyn BatchedSearch> {
         None
     }
-}
-
-/// A search whose leaves a host evaluates in batches (MCTS with the
-/// AlphaZero network): see [`crate::uci`]'s batched engine.
-pub trait BatchedSearch {
-    /// The input planes of up to `max` new leaves (`None` while a batch is
-    /// in flight or none can be gathered).
-    fn gather_planes(&mut self, max: usize) -> Option<Vec<f32>>;
-
-    /// Leaves in flight (`None` if no batch is).
-    fn in_flight(&self) -> Option<usize>;
-
-    /// Expands the batch in flight with the network's `outputs` (laid out
-    /// as [`leaf_batch`](crate::alphazero::leaf_batch) says); `false` if
-    /// there is none or the outputs do not fit it (the batch stays).
-    fn apply(&mut self, outputs: &[f32]) -> bool;
-
-    /// Takes the batch in flight back unevaluated.
-    fn cancel(&mut self);
-
-    /// Between batches: the event a `step` would give before its next
-    /// playout.
-    fn poll(&mut self, should_stop: &mut dyn FnMut(u64) -> bool) -> Event;
 }
 
 /// The search's own nodes in the time of `budget` alpha-beta nodes (at

@@ -13,7 +13,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::{Chess, Position};
 
@@ -23,8 +23,9 @@ use crate::alphazero::net::AzNet;
 use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
+use crate::search::abilities::{HelperContext, HelperTask};
 use crate::search::factory::{self, SearchOption};
-use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind, step_for};
+use crate::search::seam::{Search, SearchKind, step_for};
 use crate::search::vocabulary::{Event, Limits};
 use crate::uci::command::{Command, Go};
 use crate::uci::game::{parse_game, uci_move};
@@ -130,7 +131,7 @@ impl UciEngine {
     }
 
     /// Lets `Threads` go up to `max` (a host that runs helper searches
-    /// calls it before `uci`; see [`helper_job`](Self::helper_job)).
+    /// calls it before `uci`; see [`helper_tasks`](Self::helper_tasks)).
     pub fn set_max_threads(&mut self, max: usize) {
         self.max_threads = max.max(1);
     }
@@ -184,27 +185,29 @@ impl UciEngine {
     }
 
     /// The search that plays, for a host that fills its cache from a batch
-    /// computed elsewhere ([`Search::prefill`]; see
+    /// computed elsewhere ([`Search::prefiller`]; see
     /// [`frontier`](crate::search::frontier)).
     pub fn search_mut(&mut self) -> Option<&mut (dyn Search + 'static)> {
         self.search.as_deref_mut()
     }
 
-    /// What helper threads need to join the search `go` just started (Lazy
-    /// SMP over the shared transposition table): `None` unless the search
-    /// takes helpers (the scalar search over a DeepChess network), it is
-    /// running and `Threads` is above 1.
-    pub fn helper_job(&self) -> Option<HelperJob> {
-        if self.options.threads < 2 || self.active.is_none() {
-            return None;
+    /// The tasks of the helper threads that join the search `go` just
+    /// started (Lazy SMP over the shared transposition table), all stopped
+    /// by `stop`: none unless the search takes helpers (the scalar search
+    /// over a DeepChess network), it is running and `Threads` is above 1.
+    pub fn helper_tasks(&self, stop: &Arc<AtomicBool>) -> Vec<Box<dyn HelperTask>> {
+        let helpers = self.search.as_ref().and_then(|s| s.helpers());
+        match helpers {
+            Some(helpers) if self.options.threads > 1 && self.active.is_some() => helpers.helper_tasks(HelperContext {
+                helpers: self.options.threads - 1,
+                hash_mb: self.options.hash_mb,
+                root: &self.position,
+                game: &self.game,
+                nodes: &self.helper_nodes,
+                stop,
+            }),
+            _ => Vec::new(),
         }
-        self.search.as_ref()?.helper_job(HelperContext {
-            helpers: self.options.threads - 1,
-            hash_mb: self.options.hash_mb,
-            root: &self.position,
-            game: &self.game,
-            nodes: &self.helper_nodes,
-        })
     }
 
     /// Loads a weights file read by the host for `EvalFile`, reporting the

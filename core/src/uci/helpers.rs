@@ -9,11 +9,12 @@
 //! same position over the main search's transposition table until its stop
 //! flag is set; [`HelperTask::run`] blocks its thread until then.
 
+use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::search::scalar::lazy_smp::HelperTask;
+use crate::search::abilities::HelperTask;
 use crate::uci::engine::UciEngine;
 
 /// The helpers of one search.
@@ -29,7 +30,7 @@ pub struct HelperSync {
     /// The running helpers were told to stop (a native host joins them now).
     pub stopped: bool,
     /// Tasks to start, one per new helper thread.
-    pub start: Vec<HelperTask>,
+    pub start: Vec<Box<dyn HelperTask>>,
 }
 
 /// Keeps a host's helper threads in step with its engine's searches.
@@ -59,9 +60,9 @@ impl HelperPool {
         }
         if engine.is_searching() && self.considered != Some(id) {
             self.considered = Some(id);
-            if let Some(job) = engine.helper_job() {
-                let stop = Arc::new(AtomicBool::new(false));
-                sync.start = job.tasks(&stop);
+            let stop = Arc::new(AtomicBool::new(false));
+            sync.start = engine.helper_tasks(&stop);
+            if !sync.start.is_empty() {
                 self.running = Some(Running { search: id, stop });
             }
         }

@@ -54,7 +54,7 @@ pub trait Comparator: Send {
     fn resize_cache(&mut self, _bytes: usize) {}
 
     /// Caches embeddings computed elsewhere (see
-    /// [`Search::prefill`](crate::search::Search::prefill)); returns how
+    /// [`Prefill`](crate::search::Prefill)); returns how
     /// many it wrote.
     fn prefill(&mut self, _keys: &[(u64, bool)], _embeddings: &[Embedding]) -> usize {
         0

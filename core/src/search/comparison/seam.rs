@@ -3,6 +3,7 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::deepchess::embedding::Embedding;
+use crate::search::abilities::Prefill;
 use crate::search::comparison::comparator::Comparator;
 use crate::search::comparison::search::ComparisonSearch;
 use crate::search::comparison::value::Value;
@@ -83,6 +84,12 @@ impl<C: Comparator> Search for ComparisonSearch<C> {
         self.resize_tt(tt);
     }
 
+    fn prefiller(&mut self) -> Option<&mut dyn Prefill> {
+        Some(self)
+    }
+}
+
+impl<C: Comparator> Prefill for ComparisonSearch<C> {
     fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
         self.comparator.prefill(keys, embeddings)
     }

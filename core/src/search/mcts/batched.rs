@@ -4,9 +4,9 @@
 use alloc::vec::Vec;
 
 use crate::alphazero::leaf_batch::{LeafBatch, outputs_len};
+use crate::search::abilities::BatchedSearch;
 use crate::search::mcts::policy_value::PolicyValue;
 use crate::search::mcts::search::MctsSearch;
-use crate::search::seam::BatchedSearch;
 use crate::search::vocabulary::Event;
 
 impl<E: PolicyValue> BatchedSearch for MctsSearch<E> {

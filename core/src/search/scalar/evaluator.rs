@@ -3,7 +3,6 @@
 use shakmaty::{Chess, Move};
 
 use crate::deepchess::embedding::Embedding;
-use crate::deepchess::network::Network;
 
 /// What the scalar search asks of a learned evaluation: follow the search
 /// path (moves and null moves) and give the position at its end a number.
@@ -12,7 +11,7 @@ use crate::deepchess::network::Network;
 /// ([`NetEvaluator`](super::NetEvaluator)); the other learners' scalar
 /// evaluations plug in here too. The comparison search has its own seam,
 /// [`Comparator`](super::Comparator).
-pub trait Evaluator: Send {
+pub trait Evaluator: Send + 'static {
     /// Starts a new path at `root`.
     fn set_root(&mut self, root: &Chess);
 
@@ -42,15 +41,18 @@ pub trait Evaluator: Send {
     /// evaluator without a cache has nothing to do.
     fn resize_cache(&mut self, _bytes: usize) {}
 
-    /// The DeepChess network that Lazy SMP helpers evaluate with, for an
-    /// evaluator that takes helpers (the utility head's).
-    fn helper_network(&self) -> Option<&Network> {
+    /// A fresh evaluator over the same network, with a cache of
+    /// `cache_bytes`, for a Lazy SMP helper thread; `None` for an evaluator
+    /// that takes no helpers (only the utility head's does).
+    fn helper(&self, _cache_bytes: usize) -> Option<Self>
+    where
+        Self: Sized,
+    {
         None
     }
 
     /// Caches evaluations from embeddings computed elsewhere (see
-    /// [`Search::prefill`](crate::search::Search::prefill)); returns how
-    /// many it wrote.
+    /// [`Prefill`](crate::search::Prefill)); returns how many it wrote.
     fn prefill(&mut self, _keys: &[(u64, bool)], _embeddings: &[Embedding]) -> usize {
         0
     }

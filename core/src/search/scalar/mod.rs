@@ -18,7 +18,7 @@ mod seam;
 pub mod search;
 
 pub use evaluator::Evaluator;
-pub use lazy_smp::{HELPER_SLICE_NODES, HelperTask};
+pub use lazy_smp::{HELPER_SLICE_NODES, ScalarHelper};
 pub use learned::LearnedEvaluator;
 pub use net_evaluator::NetEvaluator;
 pub use score_table::{

@@ -106,8 +106,8 @@ impl Evaluator for NetEvaluator {
         self.cache = EvalCache::with_bytes(cache_bytes);
     }
 
-    fn helper_network(&self) -> Option<&Network> {
-        Some(&self.net)
+    fn helper(&self, cache_bytes: usize) -> Option<NetEvaluator> {
+        Some(NetEvaluator::new(self.net.clone(), cache_bytes))
     }
 
     /// Each position's embedding and its mirror image's give its

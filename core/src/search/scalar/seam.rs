@@ -5,11 +5,12 @@
 use shakmaty::{Chess, Move};
 
 use crate::deepchess::embedding::Embedding;
+use crate::search::abilities::{Prefill, TakesHelpers};
 use crate::search::factory::split_hash;
 use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::search::{ASPIRATION, ScalarSearch};
-use crate::search::seam::{HelperContext, HelperJob, Search, SearchKind};
+use crate::search::seam::{Search, SearchKind};
 use crate::search::slices;
 use crate::search::vocabulary::{Event, Limits, Report};
 
@@ -72,20 +73,16 @@ impl<E: Evaluator> Search for ScalarSearch<E> {
         self.resize_tt(tt);
     }
 
-    fn helper_job(&self, context: HelperContext<'_>) -> Option<HelperJob> {
-        let network = self.evaluator().helper_network()?;
-        Some(HelperJob {
-            helpers: context.helpers,
-            network: network.clone(),
-            table: self.table().clone(),
-            root: context.root.clone(),
-            game: context.game.to_vec(),
-            cache_bytes: split_hash(SearchKind::Scalar, context.hash_mb).0,
-            nodes: context.nodes.clone(),
-            fifty_scale: self.fifty_scale,
-        })
+    fn helpers(&self) -> Option<&dyn TakesHelpers> {
+        Some(self)
     }
 
+    fn prefiller(&mut self) -> Option<&mut dyn Prefill> {
+        Some(self)
+    }
+}
+
+impl<E: Evaluator> Prefill for ScalarSearch<E> {
     fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
         self.evaluator_mut().prefill(keys, embeddings)
     }
