@@ -103,6 +103,7 @@ lint:
 	$(CARGO) clippy -p deepchess-wasm --target $(WASM_TARGET) --all-targets --locked -- -D warnings
 	RUSTFLAGS="$(RELAXED_FLAGS)" $(CARGO) clippy -p deepchess-core --target $(WASM_TARGET) --no-default-features --locked \
 		--target-dir $(TARGET_DIR)/wasm-relaxed -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p deepchess-core --no-deps --features std --locked
 
 build-core:
 	$(CARGO) build -p deepchess-core --no-default-features --locked

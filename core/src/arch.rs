@@ -179,7 +179,7 @@ pub const fn arch_hash_with_utility(tower: &[usize], head: &[usize], utility: bo
     if utility { fnv_word(fnv_word(hash, UTILITY_TAG, 0x0100_0193), 1, 0x0100_0193) } else { hash }
 }
 
-/// Widest layer of a learner's scalar network ([`crate::learned`]): Deep
+/// Widest layer of a learned network ([`crate::learned`]): Deep
 /// Pink's paper width is 2,048.
 pub const MAX_LEARNED_WIDTH: usize = 4096;
 

@@ -7,7 +7,7 @@
 //!
 //! - the paper's 773-bit position encoding ([`Features`]) and its per-move
 //!   change ([`FeatureDelta`]);
-//! - the `.dcnn` file ([`format`]) and the quantized network ([`Network`]):
+//! - the `.dcnn` file ([`deepchess::format`]) and the quantized network ([`Network`]):
 //!   an incrementally updated first layer ([`Accumulator`]), Pos2Vec
 //!   [`Embedding`]s, `compare(a, b)`, the probability that `a` is better
 //!   for White than `b`, and, where the file has a utility head,
@@ -15,10 +15,10 @@
 //! - the SIMD [`kernels`] (scalar oracle, AVX2, AVX-512, SIMD128, relaxed SIMD);
 //! - the float reference network ([`FloatNetwork`]) that tests and the
 //!   trainer's export use;
-//! - the other families: the learners' scalar networks ([`learned`]) and
+//! - the other families: the other learners' networks ([`learned`]) and
 //!   the AlphaZero reimplementation's ([`alphazero`]);
 //! - one entry for any weights file ([`Weights::from_bytes`]) over the
-//!   shared header ([`file`]);
+//!   shared header ([`file`](mod@file));
 //! - the [`search`]es behind one seam ([`Search`], built by
 //!   [`search::factory`]): DeepChess's comparison alpha-beta, a scalar
 //!   principal-variation search, MCTS; and the [`uci`] protocol.
@@ -26,8 +26,8 @@
 //! The folders follow the domain: [`deepchess`] (encoding, accumulator,
 //! layers, quantization, format, network), [`learned`], [`alphazero`],
 //! [`search`] (`comparison`, `scalar`, `mcts`, their shared
-//! [`vocabulary`](search::vocabulary)), [`uci`]. The flat paths below
-//! (`deepchess_core::Network`, …) are re-exports.
+//! [`types`](search::types)), [`uci`]. The types most programs
+//! use are also at the root (`deepchess_core::Network`, …).
 //!
 //! The architecture and its quantization are declared once, in [`arch`].
 //! Rules come from [`shakmaty`].
@@ -70,27 +70,14 @@ pub mod seeded;
 pub mod uci;
 pub mod weights;
 
-/// The `.dcnn` file ([`deepchess::format`]) and what every weights file
-/// shares ([`file`]), under the path they always had.
-pub mod format {
-    pub use crate::deepchess::format::*;
-    pub use crate::file::{
-        FileHeader, Format, MAX_CP_SCALE, MAX_DESCRIPTION, Reader, is_valid_cp_scale, read_cp_scale, write_description,
-        write_u32,
-    };
-}
-
-pub use deepchess::quantize;
-
+// What most programs use, at the crate's root; the rest under its module.
 pub use deepchess::accumulator::Accumulator;
 pub use deepchess::default_network::DEFAULT_NETWORK;
 pub use deepchess::delta::FeatureDelta;
 pub use deepchess::embedding::Embedding;
-pub use deepchess::features::{Features, castling_index, mirror_index, piece_index};
-pub use deepchess::float::{FloatLayer, FloatNetwork, crelu};
-pub use deepchess::layers::{Dense, FeatureTransformer};
-pub use deepchess::network::{Network, logit_to_probability};
-pub use deepchess::scratch::Scratch;
+pub use deepchess::features::Features;
+pub use deepchess::float::{FloatLayer, FloatNetwork};
+pub use deepchess::network::Network;
 pub use deepchess::shape::{Shape, ShapeError};
 pub use file::{UtilityDefect, WeightsError};
 pub use kernels::Kernel;

@@ -24,7 +24,7 @@ pub enum Family {
     /// DeepChess's quantized network (`.dcnn`): a comparison head, a
     /// utility head, or both.
     DeepChess,
-    /// A learner's scalar network (`.dcsn`): Deep Pink, the DBN,
+    /// A learned network (`.dcsn`), the other learners': Deep Pink, the DBN,
     /// NeuroChess.
     Learned,
     /// The AlphaZero reimplementation's policy-value network (`.dcaz`).

@@ -2,8 +2,10 @@
 //! whole quantized network stays close to the float reference.
 
 use deepchess_core::arch::{ACT_SCALE, FT_SCALE, MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, SUM_SCALE, WEIGHT_SCALE};
+use deepchess_core::deepchess::float::crelu;
+use deepchess_core::deepchess::quantize;
 use deepchess_core::kernels::scalar;
-use deepchess_core::{Features, Network, Shape, crelu, quantize, seeded};
+use deepchess_core::{Features, Network, Shape, seeded};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// Slack for f32 arithmetic in the float reference itself.

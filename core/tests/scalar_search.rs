@@ -13,9 +13,9 @@ use std::sync::Arc;
 use common::{depth, forces_mate, material, multipv_lines, position, uci};
 
 use deepchess_core::Search;
+use deepchess_core::search::scalar::{Bound, MATE, ScoreTable, move_code};
 use deepchess_core::search::{
-    Bound, Evaluator, Event, HelperContext, Limits, MATE, NetEvaluator, POLL_NODES, ScalarSearch, Score, ScoreTable,
-    move_code, see_ge,
+    Evaluator, Event, HelperContext, Limits, NetEvaluator, POLL_NODES, ScalarSearch, Score, see_ge,
 };
 use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;

@@ -12,7 +12,8 @@ use std::cmp::Ordering;
 use common::{depth, forces_mate, material, multipv_lines, position, uci};
 
 use deepchess_core::Search;
-use deepchess_core::search::{Comparator, ComparisonSearch, Event, Limits, NetComparator, Score, Value};
+use deepchess_core::search::comparison::Value;
+use deepchess_core::search::{Comparator, ComparisonSearch, Event, Limits, NetComparator, Score};
 use deepchess_core::{Network, Shape, seeded};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Role};
@@ -221,7 +222,7 @@ fn values_order_as_documented() {
     ];
     for (i, a) in order.iter().enumerate() {
         for (j, b) in order.iter().enumerate() {
-            assert_eq!(deepchess_core::search::compare(&mut m, a, b), i.cmp(&j), "{a:?} vs {b:?}");
+            assert_eq!(deepchess_core::search::comparison::compare(&mut m, a, b), i.cmp(&j), "{a:?} vs {b:?}");
         }
     }
 }

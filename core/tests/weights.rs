@@ -1,7 +1,7 @@
 //! The weights file: round trips, and a typed error (never a panic) for every
 //! kind of damage.
 
-use deepchess_core::format::{self, MAGIC, VERSION};
+use deepchess_core::deepchess::format::{self, MAGIC, VERSION};
 use deepchess_core::learned::{InputKind, OutputKind};
 use deepchess_core::{Family, Network, Shape, ShapeError, Weights, WeightsError, arch, seeded};
 use rand::{Rng, SeedableRng, rngs::SmallRng};

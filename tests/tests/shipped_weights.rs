@@ -5,8 +5,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use deepchess_core::alphazero::AzNet;
+use deepchess_core::deepchess::format;
 use deepchess_core::learned::LearnedNet;
-use deepchess_core::{DEFAULT_NETWORK, Network, format};
+use deepchess_core::{DEFAULT_NETWORK, Network};
 use deepchess_tests::binary::deepchess;
 use deepchess_tests::shipped::{listed, paper_network, weights_dir};
 

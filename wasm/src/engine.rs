@@ -6,7 +6,7 @@
 //! yields to its event loop between calls, so that `stop` and `isready` are
 //! read within one slice, a few milliseconds.
 
-use deepchess_core::search::frontier;
+use deepchess_core::search::first_positions;
 use deepchess_core::uci::{HelperPool, Request, UciEngine};
 use deepchess_core::{DEFAULT_NETWORK, Features, Network};
 use wasm_bindgen::prelude::*;
@@ -136,8 +136,9 @@ impl Engine {
     /// The positions a search of the current position meets first (`plies`
     /// deep, at most `limit`) and their mirror images, as one batch to embed
     /// elsewhere.
-    pub fn frontier(&self, plies: u32, limit: usize) -> Batch {
-        let positions = frontier(self.uci.position(), plies, limit);
+    #[wasm_bindgen(js_name = firstPositions)]
+    pub fn first_positions(&self, plies: u32, limit: usize) -> Batch {
+        let positions = first_positions(self.uci.position(), plies, limit);
         Batch::new(positions.iter().map(|(hash, pos)| (*hash, Features::from_position(pos))))
     }
 
@@ -242,7 +243,7 @@ mod tests {
     #[test]
     fn prefilled_embeddings_give_the_same_search() {
         // The comparison search runs the network once per comparison: depth 3
-        // reads the prefilled frontier (two plies) and the plies after it in
+        // reads the prefilled first positions (two plies) and the plies after it in
         // about 6 s of the test build's wasm, where depth 4 took 22 s.
         for (search, per_position, depth) in [("comparison", 2, 3), ("scalar", 1, 4)] {
             let mut plain = Engine::new().unwrap();
@@ -258,7 +259,7 @@ mod tests {
                 run(engine, &format!("setoption name Search value {search}"));
                 run(engine, "position startpos moves d2d4 d7d5");
             }
-            let batch = filled.frontier(2, 2000);
+            let batch = filled.first_positions(2, 2000);
             assert_eq!(batch.len(), 2 * batch.positions());
             let embeddings = filled.embed_on_cpu(&batch);
             assert_eq!(filled.prefill(&batch, &embeddings).unwrap(), per_position * batch.positions());

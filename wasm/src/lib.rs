@@ -5,7 +5,7 @@
 //!   which speaks plain UCI over `postMessage` like stockfish.js.
 //! - `Gpu` (feature `webgpu`, the default, wasm32 only): batched Pos2Vec
 //!   embeddings on WebGPU, equal to the CPU's, that fill the engine's
-//!   embedding cache before a search ([`Engine::frontier`], [`Engine::prefill`]).
+//!   embedding cache before a search ([`Engine::first_positions`], [`Engine::prefill`]).
 //! - `AzGpu` (feature `webgpu`, wasm32 only): the AlphaZero reimplementation's network
 //!   on WebGPU, for MCTS leaves in batches ([`Engine::gather_leaves`],
 //!   [`Engine::apply_leaves`]), held to the CPU's outputs.

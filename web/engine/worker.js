@@ -261,7 +261,7 @@ async function handle(line) {
 /** Embeds the positions the search meets first on the GPU, in one batch. */
 async function prefill() {
   const started = performance.now();
-  const batch = state.engine.frontier(GPU_PLIES, GPU_LIMIT);
+  const batch = state.engine.firstPositions(GPU_PLIES, GPU_LIMIT);
   try {
     if (batch.len() === 0) return;
     const embeddings = await state.gpu.embed(batch);
@@ -360,12 +360,12 @@ async function fetchNetwork(url) {
  */
 async function createGpu(wasm) {
   let batch = null;
-  const frontier = () => (batch ??= wasm.frontier(GPU_PLIES, GPU_LIMIT));
+  const firstPositions = () => (batch ??= wasm.firstPositions(GPU_PLIES, GPU_LIMIT));
   try {
     return await gpuIfFaster(
       () => glue.Gpu.create(wasm.networkBytes()),
-      (copy) => copy.embed(frontier()),
-      () => wasm.embedOnCpu(frontier()),
+      (copy) => copy.embed(firstPositions()),
+      () => wasm.embedOnCpu(firstPositions()),
     );
   } finally {
     batch?.free();

@@ -80,7 +80,7 @@ function stopMctsInPage(page, workerUrl) {
   );
 }
 
-/** In the page: embeds frontier batches on the GPU and the CPU and compares them byte for byte. */
+/** In the page: embeds batches of first positions on the GPU and the CPU and compares them byte for byte. */
 function compareInPage(page) {
   return page.evaluate(async () => {
     const glue = await import('./engine/deepchess_simd.js');
@@ -97,7 +97,7 @@ function compareInPage(page) {
     const result = { entries: 0, differing: 0, gpuMs: 0, cpuMs: 0 };
     for (const position of positions) {
       engine.handle(position);
-      const batch = engine.frontier(2, 4096);
+      const batch = engine.firstPositions(2, 4096);
       let started = performance.now();
       const onGpu = await gpu.embed(batch);
       result.gpuMs += performance.now() - started;

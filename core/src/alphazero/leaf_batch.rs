@@ -1,4 +1,4 @@
-//! MCTS leaves gathered for a batched evaluation ([`Mcts::gather`](super::Mcts::gather)),
+//! MCTS leaves gathered for a batched evaluation ([`Mcts::gather`](crate::search::Mcts::gather)),
 //! and the layout a batch's inputs and outputs have on the way to a device
 //! that evaluates the AlphaZero network many positions at a time (the
 //! browser's WebGPU) and back.

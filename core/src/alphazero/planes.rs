@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use shakmaty::{CastlingSide, Chess, EnPassantMode, Position};
 
 use crate::alphazero::view::view;
-use crate::search::vocabulary::zobrist;
+use crate::search::types::zobrist;
 
 /// Number of input planes.
 pub const PLANES: usize = crate::arch::AZ_PLANES;

@@ -10,7 +10,7 @@ use crate::arch::{CASTLING_INDEX, MAX_ACTIVE, SIDE_TO_MOVE_INDEX};
 /// White 0, Black 1; pawn 0 … king 5; a1 0 … h8 63.
 ///
 /// ```
-/// use deepchess_core::piece_index;
+/// use deepchess_core::deepchess::features::piece_index;
 /// use shakmaty::{Color, Piece, Role, Square};
 ///
 /// assert_eq!(piece_index(Piece { color: Color::White, role: Role::Pawn }, Square::A1), 0);

@@ -4,7 +4,7 @@
 //! every layer but the head's last), in `f32`. Tests measure the integer
 //! network against it, and the trainer exports through
 //! [`to_bytes`](FloatNetwork::to_bytes), which quantizes with
-//! [`quantize`](crate::deepchess::quantize).
+//! [`crate::deepchess::quantize`].
 
 use alloc::string::String;
 use alloc::vec::Vec;

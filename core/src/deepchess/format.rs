@@ -10,7 +10,7 @@
 //! | tower widths | `u32` count, then `u32` each (773 first) |
 //! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
 //! | utility head | `u32`: 1 if one follows the comparison head, else 0 (version 2 only) |
-//! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`] bytes) |
+//! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`](crate::file::MAX_DESCRIPTION) bytes) |
 //! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
 //! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` |
 //! | utility head, if any | bias `i32[1]`, weights `i8[1][embedding]`, then `f32` centipawns per unit of utility |
@@ -51,7 +51,7 @@ pub const FLOAT_FORMAT: Format = Format { magic: FLOAT_MAGIC, oldest: MIN_VERSIO
 /// from the SHA-256 of its bytes.
 ///
 /// ```
-/// let name = deepchess_core::format::file_name(b"");
+/// let name = deepchess_core::deepchess::format::file_name(b"");
 /// assert_eq!(name, "deepchess-e3b0c44298fc.dcnn");
 /// ```
 pub fn file_name(bytes: &[u8]) -> String {
@@ -104,7 +104,7 @@ impl Header {
         Ok(Header { shape, description })
     }
 
-    /// Writes the header; the description is cut to [`MAX_DESCRIPTION`] bytes
+    /// Writes the header; the description is cut to [`MAX_DESCRIPTION`](crate::file::MAX_DESCRIPTION) bytes
     /// at a character boundary.
     pub fn write(&self, out: &mut Vec<u8>) {
         self.write_as(out, FORMAT);

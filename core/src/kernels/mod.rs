@@ -3,7 +3,7 @@
 //! Every operation exists as a scalar oracle ([`scalar`]), and as AVX2 and
 //! AVX-512 (x86_64), SIMD128 and relaxed-SIMD (wasm32) versions that must equal it bit for bit; the
 //! tests check that on random data. All slices are padded to
-//! [`PADDING`](crate::arch::PADDING) lanes; the dispatch functions check the
+//! [`crate::arch::PADDING`] lanes; the dispatch functions check the
 //! lengths so that a wrong call is a panic in tests, never undefined behaviour.
 //!
 //! | operation | meaning |

@@ -1,4 +1,4 @@
-//! The other learners' scalar networks (Herud–Mueller's deep belief
+//! The learned networks, the other learners' (Herud–Mueller's deep belief
 //! network, Deep Pink, NeuroChess): a multilayer perceptron that gives a
 //! position one number, played by the scalar search through
 //! [`LearnedEvaluator`](crate::search::LearnedEvaluator).

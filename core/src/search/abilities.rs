@@ -20,7 +20,7 @@ use core::sync::atomic::{AtomicBool, AtomicU64};
 use shakmaty::Chess;
 
 use crate::deepchess::embedding::Embedding;
-use crate::search::vocabulary::Event;
+use crate::search::types::Event;
 
 /// What the engine tells a search that takes Lazy SMP helpers.
 pub struct HelperContext<'a> {
@@ -55,7 +55,7 @@ pub trait TakesHelpers {
 }
 
 /// A search with a cache that a host can fill from a batch computed
-/// elsewhere (see [`frontier`](super::frontier)).
+/// elsewhere (see [`first_positions`](super::first_positions)).
 pub trait Prefill {
     /// Fills the cache: `keys[i]` is the Zobrist hash of the position whose
     /// embedding is `embeddings[i]` and whether it is the colour mirror

@@ -12,13 +12,13 @@ use core::fmt;
 use crate::deepchess::network::Network;
 use crate::search::comparison::net_comparator::NetComparator;
 use crate::search::comparison::search::ComparisonSearch;
+use crate::search::interface::{Search, SearchKind};
 use crate::search::mcts::alphazero::AzEvaluator;
 use crate::search::mcts::search::MctsSearch;
 use crate::search::mcts::utility::UtilityEvaluator;
 use crate::search::scalar::learned::LearnedEvaluator;
 use crate::search::scalar::net_evaluator::NetEvaluator;
 use crate::search::scalar::search::ScalarSearch;
-use crate::search::seam::{Search, SearchKind};
 use crate::weights::Weights;
 
 /// The search asked for, and how: what the UCI options `Search`, `Engine`

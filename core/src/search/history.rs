@@ -7,7 +7,7 @@ use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 use crate::search::ordering::is_tactical;
 use crate::search::see::{see_ge, see_value};
-use crate::search::vocabulary::MAX_PLY;
+use crate::search::types::MAX_PLY;
 
 /// The ordering scores of a node's moves, beside its `MoveList`.
 pub type Scores = ArrayVec<i32, 256>;

@@ -11,18 +11,19 @@
 //!
 //! What only some of them can do (Lazy SMP helpers, a cache filled from a
 //! GPU's batch, leaves evaluated in batches) is in [`abilities`], asked for
-//! apart. What they share is in [`vocabulary`] (limits, events, reports, node
-//! polling, keys) and [`slices`]' loop; move ordering ([`MoveOrdering`],
-//! [`History`]), SEE and the tables use only search heuristics: every
-//! judgement of a position comes from a network. [`frontier`]: the first
+//! apart. What they share is in [`types`] (limits, events, reports, node
+//! polling, keys) and `step_loop.rs`' loop; move ordering (`ordering.rs`,
+//! `history.rs`), SEE and the tables use only search heuristics: every
+//! judgement of a position comes from a network. [`first_positions`]: the first
 //! positions a search meets, for batched inference.
 
 pub mod abilities;
 pub mod cache;
 pub mod comparison;
 pub mod factory;
-mod frontier;
+mod first_positions;
 mod history;
+pub mod interface;
 pub mod mcts;
 mod ordering;
 mod path;
@@ -30,30 +31,20 @@ mod prefetch;
 mod progress;
 pub mod scalar;
 mod score;
-pub mod seam;
 mod see;
-mod slices;
-pub mod vocabulary;
+mod step_loop;
+pub mod types;
 
+// The seam, its abilities, the searches and what hosts use; the rest
+// under each module.
 pub use abilities::{BatchedSearch, HelperContext, HelperTask, Prefill, TakesHelpers};
-pub use cache::{EmbeddingCache, EvalCache, HashCache};
-pub use comparison::{
-    Comparator, ComparisonSearch, Line, NetComparator, NetLeaf, QUIESCENCE_PLIES, TranspositionTable, Value, compare,
-};
-pub use factory::{Refusal, SearchChoice, SearchOption, build, playable, plays, split_hash, supports};
-pub use frontier::frontier;
-pub use history::{History, has_non_pawn_material};
-pub use mcts::{
-    AzEvaluator, MAX_TREE_NODES, Mcts, MctsSearch, PLAYOUTS_PER_DEPTH, PolicyValue, Puct, RootMove, UtilityEvaluator,
-    UtilitySearch,
-};
-pub use ordering::{MoveOrdering, is_tactical};
+pub use comparison::{Comparator, ComparisonSearch, NetComparator};
+pub use factory::{Refusal, SearchChoice, build, playable, plays, supports};
+pub use first_positions::first_positions;
+pub use interface::{Search, SearchKind, UnknownSearch, slice_nodes, step_for};
+pub use mcts::{AzEvaluator, Mcts, MctsSearch, PolicyValue, Puct, UtilityEvaluator};
 pub use path::AccumulatorPath;
-pub use scalar::{
-    Bound, Evaluator, HELPER_SLICE_NODES, Hit, LearnedEvaluator, MATE, MATE_BOUND, NetEvaluator, ScalarLine,
-    ScalarSearch, ScoreTable, move_code, score_for_uci, score_from_table, score_to_table,
-};
+pub use scalar::{Evaluator, LearnedEvaluator, NetEvaluator, ScalarSearch};
 pub use score::{MAX_CP, Score};
-pub use seam::{Search, SearchKind, UnknownSearch, slice_nodes, step_for};
-pub use see::{SEE_VALUES, see_ge, see_value};
-pub use vocabulary::{Event, Limits, MAX_DEPTH, MAX_PLY, POLL_NODES, Report, zobrist};
+pub use see::see_ge;
+pub use types::{Event, Limits, POLL_NODES, Report, zobrist};

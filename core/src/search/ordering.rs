@@ -4,7 +4,7 @@
 
 use shakmaty::{Color, Move, MoveList, Role};
 
-use crate::search::vocabulary::MAX_PLY;
+use crate::search::types::MAX_PLY;
 
 /// Killer moves and history counters, kept across iterations of one search.
 pub struct MoveOrdering {

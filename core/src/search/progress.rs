@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
-use crate::search::vocabulary::{Limits, MAX_DEPTH, POLL_NODES, zobrist};
+use crate::search::types::{Limits, MAX_DEPTH, POLL_NODES, zobrist};
 
 /// A completed line of a search: its moves from the root.
 pub(crate) trait PvLine {

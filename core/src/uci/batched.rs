@@ -17,7 +17,7 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use crate::alphazero::leaf_batch::outputs_len;
-use crate::search::vocabulary::Event;
+use crate::search::types::Event;
 use crate::uci::engine::UciEngine;
 
 impl UciEngine {

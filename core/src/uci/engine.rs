@@ -25,8 +25,8 @@ use crate::deepchess::network::Network;
 use crate::learned::net::LearnedNet;
 use crate::search::abilities::{HelperContext, HelperTask};
 use crate::search::factory::{self, SearchOption};
-use crate::search::seam::{Search, SearchKind, step_for};
-use crate::search::vocabulary::{Event, Limits};
+use crate::search::interface::{Search, SearchKind, step_for};
+use crate::search::types::{Event, Limits};
 use crate::uci::command::{Command, Go};
 use crate::uci::game::{parse_game, uci_move};
 use crate::uci::multipv::{IterationLines, Stats};
@@ -186,7 +186,7 @@ impl UciEngine {
 
     /// The search that plays, for a host that fills its cache from a batch
     /// computed elsewhere ([`Search::prefiller`]; see
-    /// [`frontier`](crate::search::frontier)).
+    /// [`first_positions`](crate::search::first_positions)).
     pub fn search_mut(&mut self) -> Option<&mut (dyn Search + 'static)> {
         self.search.as_deref_mut()
     }

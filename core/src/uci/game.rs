@@ -10,7 +10,7 @@ use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::search::vocabulary::zobrist;
+use crate::search::types::zobrist;
 
 /// `e2e4`, `e7e8q`, `e1g1` (castling as the king's two-square move).
 pub fn uci_move(m: Move) -> UciMove {

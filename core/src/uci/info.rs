@@ -13,8 +13,8 @@ use shakmaty::{CastlingMode, Chess};
 
 use super::multipv::Stats;
 use crate::search::factory;
-use crate::search::seam::Search;
-use crate::search::vocabulary::Report;
+use crate::search::interface::Search;
+use crate::search::types::Report;
 use crate::weights::Weights;
 
 /// The line that completed last as a UCI `info` line, `elapsed` ms after the

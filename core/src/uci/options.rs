@@ -10,7 +10,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::search::factory::SearchChoice;
-use crate::search::seam::SearchKind;
+use crate::search::interface::SearchKind;
 
 /// Default `Hash`, in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use deepchess_core::{FloatNetwork, Network, Weights, format};
+use deepchess_core::deepchess::format;
+use deepchess_core::{FloatNetwork, Network, Weights};
 
 use crate::data::Dataset;
 use crate::eval::accuracy;

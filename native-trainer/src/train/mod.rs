@@ -7,8 +7,8 @@
 //! - [`deepchess`]: DeepChess's learners: Pos2Vec pretraining, the Siamese
 //!   comparison network on (W, L) pairs, distillation, the utility head, and
 //!   the training-speed benchmark;
-//! - [`scalar`]: the other learners of a scalar evaluation, on a
-//!   small perceptron that core runs as a `.dcsn` network: Herud–Mueller's
+//! - [`learned`]: the other learners, on a small perceptron that core runs
+//!   as a learned network (`.dcsn`, `deepchess_core::learned`): Herud–Mueller's
 //!   deep belief network, Deep Pink, NeuroChess (TD over self-play);
 //! - [`alphazero`]: the AlphaZero reimplementation's policy-and-value network, by
 //!   supervision or by self-play with gates, exported as a `.dcaz` network
@@ -19,5 +19,5 @@
 
 pub mod alphazero;
 pub mod deepchess;
+pub mod learned;
 pub mod runner;
-pub mod scalar;

@@ -1,7 +1,7 @@
 //! Training on burn's flex backend: smoke runs, exact resume, the sparse
 //! first layer against a dense product, and each exported network against
-//! burn's, for DeepChess's learners ([`deepchess`]), the scalar learners
-//! ([`scalar`]), the AlphaZero reimplementation's ([`alphazero`]) and the value network
+//! burn's, for DeepChess's learners ([`deepchess`]), the other learners
+//! ([`learned`]), the AlphaZero reimplementation's ([`alphazero`]) and the value network
 //! ([`value`]); a panic in a step ([`crash`], with the fail points); built
 //! with wgpu too, every learner on wgpu against flex (`wgpu.rs`, part of
 //! `make test`). One test binary: the tests that train take turns
@@ -15,7 +15,7 @@ mod crash;
 mod deepchess;
 #[path = "../common/learnable.rs"]
 mod learnable;
-mod scalar;
+mod learned;
 mod value;
 #[cfg(feature = "wgpu")]
 mod wgpu;
@@ -39,6 +39,9 @@ use deepchess_trainer::train::deepchess::distill::{DistillConfig, DistillLearner
 use deepchess_trainer::train::deepchess::model::Siamese;
 use deepchess_trainer::train::deepchess::pos2vec::{Pos2VecConfig, Pos2VecLearner};
 use deepchess_trainer::train::deepchess::siamese::{SiameseConfig, SiameseLearner};
+use deepchess_trainer::train::learned::dbn::{DbnConfig, DbnLearner};
+use deepchess_trainer::train::learned::deep_pink::{DeepPinkConfig, DeepPinkLearner};
+use deepchess_trainer::train::learned::neurochess::{NeuroChessConfig, NeuroChessLearner};
 use deepchess_trainer::train::runner::batch::Encoded;
 use deepchess_trainer::train::runner::device::DeviceChoice;
 use deepchess_trainer::train::runner::epochs::RunOptions;
@@ -47,9 +50,6 @@ use deepchess_trainer::train::runner::learner::Learner;
 use deepchess_trainer::train::runner::metrics::EpochRow;
 use deepchess_trainer::train::runner::preset::Preset;
 use deepchess_trainer::train::runner::tensors::{crelu, tensor_values};
-use deepchess_trainer::train::scalar::dbn::{DbnConfig, DbnLearner};
-use deepchess_trainer::train::scalar::deep_pink::{DeepPinkConfig, DeepPinkLearner};
-use deepchess_trainer::train::scalar::neurochess::{NeuroChessConfig, NeuroChessLearner};
 
 /// The dataset `dir/data` of the games in `pgn`, sampled as `sampling`
 /// says, 15% of the games held out.

@@ -9,11 +9,11 @@
 
 use burn::module::{ModuleVisitor, Param};
 use deepchess_trainer::train::deepchess::value::{ValueConfig, ValueLearner};
+use deepchess_trainer::train::learned::dbn::Approach;
 use deepchess_trainer::train::runner::config::DataConfig;
 use deepchess_trainer::train::runner::device::AdapterChoice;
 use deepchess_trainer::train::runner::optim::OptimConfig;
 use deepchess_trainer::train::runner::run_dir::RunDir;
-use deepchess_trainer::train::scalar::dbn::Approach;
 
 use super::*;
 

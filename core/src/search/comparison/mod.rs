@@ -10,8 +10,8 @@
 
 pub mod comparator;
 pub mod net_comparator;
-mod seam;
 pub mod search;
+mod search_impl;
 pub mod tt;
 pub mod value;
 

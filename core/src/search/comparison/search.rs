@@ -16,7 +16,7 @@
 //! [`ComparisonSearch::step`] stop after any node budget and continue exactly where it
 //! stopped, so a single-threaded browser worker can read `stop` between
 //! slices, and it lets the caller poll its own `should_stop` every
-//! [`POLL_NODES`] nodes.
+//! [`POLL_NODES`](crate::search::POLL_NODES) nodes.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -26,12 +26,12 @@ use shakmaty::{Chess, Color, Move, MoveList, Position};
 use crate::search::comparison::comparator::Comparator;
 use crate::search::comparison::tt::TranspositionTable;
 use crate::search::comparison::value::{Value, compare};
+use crate::search::interface::Search;
 use crate::search::ordering::{MoveOrdering, is_tactical};
 use crate::search::progress::{Progress, PvLine};
 use crate::search::score::Score;
-use crate::search::seam::Search;
-use crate::search::slices::Sliced;
-use crate::search::vocabulary::{MAX_PLY, child_hash};
+use crate::search::step_loop::Sliced;
+use crate::search::types::{MAX_PLY, child_hash};
 
 /// Quiescence searches at most this many plies past the nominal depth.
 pub const QUIESCENCE_PLIES: i32 = 12;

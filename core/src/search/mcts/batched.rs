@@ -7,7 +7,7 @@ use crate::alphazero::leaf_batch::{LeafBatch, outputs_len};
 use crate::search::abilities::BatchedSearch;
 use crate::search::mcts::policy_value::PolicyValue;
 use crate::search::mcts::search::MctsSearch;
-use crate::search::vocabulary::Event;
+use crate::search::types::Event;
 
 impl<E: PolicyValue> BatchedSearch for MctsSearch<E> {
     fn gather_planes(&mut self, max: usize) -> Option<Vec<f32>> {

@@ -21,11 +21,11 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::alphazero::leaf_batch::{Leaf, LeafBatch};
 use crate::arch::AZ_VALUE_SCALE_CP;
 use crate::search::abilities::BatchedSearch;
+use crate::search::interface::{Search, SearchKind};
 use crate::search::mcts::policy_value::PolicyValue;
 use crate::search::mcts::tree::{Mcts, Puct, RootMove};
 use crate::search::score::Score;
-use crate::search::seam::{Search, SearchKind};
-use crate::search::vocabulary::{Event, Limits, Report};
+use crate::search::types::{Event, Limits, Report};
 
 /// Playouts per depth of `go depth N` (MCTS has no iterations).
 pub const PLAYOUTS_PER_DEPTH: u64 = 100;

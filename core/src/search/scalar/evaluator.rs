@@ -8,9 +8,9 @@ use crate::deepchess::embedding::Embedding;
 /// path (moves and null moves) and give the position at its end a number.
 ///
 /// DeepChess's utility head implements it
-/// ([`NetEvaluator`](super::NetEvaluator)); the other learners' scalar
+/// ([`NetEvaluator`](super::NetEvaluator)); the other learners'
 /// evaluations plug in here too. The comparison search has its own seam,
-/// [`Comparator`](super::Comparator).
+/// [`Comparator`](crate::search::Comparator).
 pub trait Evaluator: Send + 'static {
     /// Starts a new path at `root`.
     fn set_root(&mut self, root: &Chess);

@@ -13,11 +13,11 @@ use shakmaty::Chess;
 
 use crate::search::abilities::{HelperContext, HelperTask, TakesHelpers};
 use crate::search::factory::split_hash;
+use crate::search::interface::{Search, SearchKind};
 use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::ScoreTable;
 use crate::search::scalar::search::ScalarSearch;
-use crate::search::seam::{Search, SearchKind};
-use crate::search::vocabulary::{Event, Limits};
+use crate::search::types::{Event, Limits};
 
 /// Nodes a helper searches between two looks at its stop flag.
 pub const HELPER_SLICE_NODES: u64 = 2048;

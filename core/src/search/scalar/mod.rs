@@ -14,8 +14,8 @@ mod node;
 mod pruning;
 mod quiescence;
 pub mod score_table;
-mod seam;
 pub mod search;
+mod search_impl;
 
 pub use evaluator::Evaluator;
 pub use lazy_smp::{HELPER_SLICE_NODES, ScalarHelper};

@@ -9,7 +9,7 @@ use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::{INFINITE, MATE};
 use crate::search::scalar::search::ScalarSearch;
 use crate::search::see::see_value;
-use crate::search::vocabulary::{MAX_PLY, child_hash};
+use crate::search::types::{MAX_PLY, child_hash};
 
 impl<E: Evaluator> ScalarSearch<E> {
     /// Quiescence: the side to move stands pat on the static evaluation or

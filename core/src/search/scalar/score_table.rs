@@ -9,7 +9,7 @@ use shakmaty::{Move, MoveList, Role};
 
 use crate::search::prefetch::prefetch;
 use crate::search::score::{MAX_CP, Score};
-use crate::search::vocabulary::MAX_PLY;
+use crate::search::types::MAX_PLY;
 
 /// Scores at or beyond this (in absolute value) are mates: `MATE - ply`.
 pub const MATE: i32 = 32_000;
@@ -243,10 +243,11 @@ pub fn score_from_table(score: i32, ply: u32) -> i32 {
 }
 
 /// The UCI score of a search score: a mate distance in moves, or
-/// centipawns clamped to ±[`MAX_CP`].
+/// centipawns clamped to ±[`crate::search::MAX_CP`].
 ///
 /// ```
-/// use deepchess_core::search::{MATE, Score, score_for_uci};
+/// use deepchess_core::search::Score;
+/// use deepchess_core::search::scalar::{MATE, score_for_uci};
 ///
 /// assert_eq!(score_for_uci(35), Score::Cp(35));
 /// assert_eq!(score_for_uci(MATE - 1), Score::Mate(1)); // mate with the next move

@@ -10,12 +10,12 @@
 //! where the table has no move, SEE pruning and check extensions;
 //! quiescence with stand-pat over captures and queen promotions, losing
 //! captures pruned by SEE; move ordering by the hash move, SEE-ordered
-//! captures, killers, countermoves and history ([`History`]). The rules
+//! captures, killers, countermoves and history. The rules
 //! decide terminal positions: mate, stalemate, repetition (with the game's
 //! history), the fifty-move rule and insufficient material.
 //!
 //! The main search keeps its recursion on an explicit stack of nodes
-//! ([`NodeStack`]), so
+//! (`NodeStack`), so
 //! [`ScalarSearch::step`] can stop after any node budget and continue exactly
 //! where it stopped. Quiescence, which visits a handful of captures, recurses
 //! natively inside one step.
@@ -26,6 +26,7 @@ use alloc::vec::Vec;
 use shakmaty::{Chess, Move, Position};
 
 use crate::search::history::{History, has_non_pawn_material, pick};
+use crate::search::interface::Search;
 use crate::search::ordering::is_tactical;
 use crate::search::progress::{Progress, PvLine};
 use crate::search::scalar::evaluator::Evaluator;
@@ -34,12 +35,11 @@ use crate::search::scalar::pruning::{late_move_limit, late_move_reduction};
 use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, score_for_uci};
 use crate::search::score::Score;
-use crate::search::seam::Search;
 use crate::search::see::see_ge;
-use crate::search::slices::Sliced;
-use crate::search::vocabulary::{MAX_PLY, child_hash, zobrist};
+use crate::search::step_loop::Sliced;
+use crate::search::types::{MAX_PLY, child_hash, zobrist};
 
-mod slices;
+mod step_loop;
 
 /// The first aspiration window's half-width, in centipawns.
 pub(super) const ASPIRATION: i32 = 25;

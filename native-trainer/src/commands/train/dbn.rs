@@ -3,10 +3,10 @@
 use super::args::set;
 use super::{LearnerArgs, finished};
 
+use crate::train::learned::dbn::{Approach, DbnConfig, DbnLearner, Units};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_LEARNED_NETWORK;
-use crate::train::scalar::dbn::{Approach, DbnConfig, DbnLearner, Units};
 
 /// Arguments of `train dbn`.
 #[derive(clap::Args)]

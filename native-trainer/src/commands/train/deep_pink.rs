@@ -3,10 +3,10 @@
 use super::args::set;
 use super::{LearnerArgs, finished};
 
+use crate::train::learned::deep_pink::{DeepPinkConfig, DeepPinkLearner};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_LEARNED_NETWORK;
-use crate::train::scalar::deep_pink::{DeepPinkConfig, DeepPinkLearner};
 
 /// Arguments of `train deep-pink`.
 #[derive(clap::Args)]

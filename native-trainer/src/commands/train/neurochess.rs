@@ -3,10 +3,10 @@
 use super::args::set;
 use super::{LearnerArgs, finished};
 
+use crate::train::learned::neurochess::{NeuroChessConfig, NeuroChessLearner};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::preset::Preset;
 use crate::train::runner::run_dir::BEST_LEARNED_NETWORK;
-use crate::train::scalar::neurochess::{NeuroChessConfig, NeuroChessLearner};
 
 /// Arguments of `train neurochess`.
 #[derive(clap::Args)]

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use deepchess_core::{Network, format};
+use deepchess_core::Network;
+use deepchess_core::deepchess::format;
 
 use crate::data::Dataset;
 use crate::train::deepchess::utility::{self, Target, UtilityOptions};

@@ -30,7 +30,7 @@ impl ModelConfig {
     }
 }
 
-/// A learner's scalar network: the hidden layers' widths (the input width
+/// A learned network (`.dcsn`): the hidden layers' widths (the input width
 /// and the outputs are the learner's).
 #[derive(Config, Debug, PartialEq)]
 pub struct MlpConfig {

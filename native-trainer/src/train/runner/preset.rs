@@ -1,6 +1,6 @@
 //! `--preset smoke|quick|paper`: which configuration a learner starts from.
 //! Each learner keeps its own presets beside its code (`presets.rs` in
-//! `deepchess/`, `scalar/` and `alphazero/`), as `XConfig::preset`.
+//! `deepchess/`, `learned/` and `alphazero/`), as `XConfig::preset`.
 
 /// `--preset`: a configuration to start from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

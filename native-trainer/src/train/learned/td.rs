@@ -1,5 +1,5 @@
 //! Temporal-difference steps from whole games, for NeuroChess's TD(0)
-//! ([`crate::train::scalar::neurochess`]).
+//! ([`crate::train::learned::neurochess`]).
 //!
 //! A game is its positions `s_0 … s_T` (`s_T` the final one) and its result.
 //! As in Thrun's NeuroChess, a position's value is fitted to the discounted

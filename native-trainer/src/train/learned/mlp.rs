@@ -1,4 +1,4 @@
-//! The learners' scalar networks in burn: a sparse first layer (an
+//! The learned networks in burn: a sparse first layer (an
 //! embedding bag over the active inputs, as DeepChess's tower has) and
 //! dense layers, exported to core's [`LearnedNet`] (`.dcsn`).
 

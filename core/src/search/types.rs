@@ -1,5 +1,5 @@
 //! What every search shares: its limits ([`Limits`]), what a slice of it
-//! ended with ([`Event`]), a completed line ([`Line`]), how often it polls
+//! ended with ([`Event`]), a completed line ([`Report`]), how often it polls
 //! its caller ([`POLL_NODES`]), its depth bounds and the positions' keys
 //! ([`zobrist`]).
 

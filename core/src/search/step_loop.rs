@@ -3,7 +3,7 @@
 //! says stop, and can be called again to continue exactly where it stopped.
 
 use crate::search::progress::{Progress, PvLine};
-use crate::search::vocabulary::{Event, POLL_NODES};
+use crate::search::types::{Event, POLL_NODES};
 
 /// What the slice loop needs of a search kept on an explicit stack.
 pub(crate) trait Sliced {

@@ -1,5 +1,5 @@
 //! Self-play games of a learner's network through core's scalar search (as
-//! the engine plays it), for NeuroChess's TD(0) ([`crate::train::scalar::neurochess`]).
+//! the engine plays it), for NeuroChess's TD(0) ([`crate::train::learned::neurochess`]).
 
 use deepchess_core::Search;
 use deepchess_core::learned::LearnedNet;

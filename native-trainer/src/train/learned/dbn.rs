@@ -43,6 +43,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{GameResult, Record, eval_cp, mix};
+use crate::train::learned::mlp::{Mlp, fit_cp_scale};
 use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::{DataConfig, MlpConfig};
 use crate::train::runner::device::DeviceChoice;
@@ -52,7 +53,6 @@ use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
 use crate::train::runner::tensors::{Positions, bag_sums, random, seeded, tensor_values};
-use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
 
 /// The input encoding.
 pub const INPUT: InputKind = InputKind::Castling772;

@@ -1,4 +1,4 @@
-//! The scalar search's side of the slice loop (`search/slices.rs`): the root
+//! The scalar search's side of the slice loop (`search/step_loop.rs`): the root
 //! of each iteration with its aspiration window, the step from one node to
 //! the next, and stopping.
 

@@ -3,13 +3,13 @@
 //!
 //! An evaluation network `V` (768 inputs from the side to move, hidden ReLU
 //! layers, a `tanh` output: +1 a win, −1 a loss) learns by TD(0) with
-//! γ = 0.98 and the final outcome as the only reward ([`crate::train::scalar::td`]):
+//! γ = 0.98 and the final outcome as the only reward ([`crate::train::learned::td`]):
 //! `V(s_t) ← γ V(s_{t+2})`, the target read from the network and not
 //! differentiated (semi-gradient TD). Each epoch's steps interleave:
 //!
 //! - **self-play**: games of the current network against itself through the
 //!   engine's scalar search at a fixed node budget, each from a position of
-//!   a training game ([`crate::train::scalar::self_play`]);
+//!   a training game ([`crate::train::learned::self_play`]);
 //! - **expert games**: whole games of the dataset (engine games of TCEC and
 //!   CCC, say), every position of each.
 //!
@@ -18,7 +18,7 @@
 //! expert games. Then `V` fits, beside the TD values, the slopes that `M`
 //! explains: the derivative of the target `γ V(M(s))` with respect to the
 //! inputs, by tangent propagation. Slopes are compared along `k` random
-//! Gaussian directions per position (forward mode, [`crate::train::scalar::tangent`]):
+//! Gaussian directions per position (forward mode, [`crate::train::learned::tangent`]):
 //! for `d ~ N(0, I/n)`, `E[(gᵀd − hᵀd)²] = ‖g − h‖² / n`, so the mean squared
 //! directional error is an unbiased estimate of Thrun's squared slope error
 //! (over the `n` = 768 inputs) at `k` passes instead of 768.
@@ -27,7 +27,7 @@
 //! target is the game's outcome (the last two plies of each game) weigh
 //! `final_rate` times as much as the others (Thrun: a learning rate 20 times
 //! larger on final values, without which `V` drifts towards 0), and with
-//! `quiescent_only` only quiescent positions ([`crate::train::scalar::td::quiescent`])
+//! `quiescent_only` only quiescent positions ([`crate::train::learned::td::quiescent`])
 //! are fitted (their targets still read whatever position comes two plies
 //! later).
 //!
@@ -48,15 +48,15 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{Dataset, mix};
+use crate::train::learned::mlp::{Mlp, fit_cp_scale};
+use crate::train::learned::self_play;
+use crate::train::learned::tangent;
+use crate::train::learned::td::{Games, Step, game_steps};
 use crate::train::runner::device::{self, DeviceChoice};
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::run_dir::RunDir;
 use crate::train::runner::tensors::{Positions, random, seeded, tensor_values};
-use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
-use crate::train::scalar::self_play;
-use crate::train::scalar::tangent;
-use crate::train::scalar::td::{Games, Step, game_steps};
 
 mod config;
 

@@ -8,10 +8,10 @@ use crate::search::comparison::comparator::Comparator;
 use crate::search::comparison::search::ComparisonSearch;
 use crate::search::comparison::value::Value;
 use crate::search::factory::split_hash;
+use crate::search::interface::{Search, SearchKind};
 use crate::search::score::{MAX_CP, Score};
-use crate::search::seam::{Search, SearchKind};
-use crate::search::slices;
-use crate::search::vocabulary::{Event, Limits, Report};
+use crate::search::step_loop;
+use crate::search::types::{Event, Limits, Report};
 
 impl<C: Comparator> Search for ComparisonSearch<C> {
     fn kind(&self) -> SearchKind {
@@ -28,7 +28,7 @@ impl<C: Comparator> Search for ComparisonSearch<C> {
     }
 
     fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        slices::step(self, budget, should_stop)
+        step_loop::step(self, budget, should_stop)
     }
 
     fn stop(&mut self) {

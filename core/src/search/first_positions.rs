@@ -9,11 +9,11 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Position};
 
-use crate::search::vocabulary::zobrist;
+use crate::search::types::zobrist;
 
 /// Every position reached from `root` in 1 to `plies` legal moves, with its
 /// Zobrist hash, breadth first and without repeats, at most `limit` of them.
-pub fn frontier(root: &Chess, plies: u32, limit: usize) -> Vec<(u64, Chess)> {
+pub fn first_positions(root: &Chess, plies: u32, limit: usize) -> Vec<(u64, Chess)> {
     let mut seen = alloc::collections::BTreeSet::new();
     let mut found = Vec::new();
     let mut layer = alloc::vec![root.clone()];
@@ -44,11 +44,11 @@ mod tests {
 
     #[test]
     fn start_position_two_plies() {
-        let positions = frontier(&Chess::default(), 2, usize::MAX);
+        let positions = first_positions(&Chess::default(), 2, usize::MAX);
         // 20 replies, then 400 positions after two moves, all distinct.
         assert_eq!(positions.len(), 420);
         assert!(positions.iter().all(|(hash, pos)| *hash == zobrist(pos)));
-        assert_eq!(frontier(&Chess::default(), 2, 100).len(), 100);
-        assert!(frontier(&Chess::default(), 0, 100).is_empty());
+        assert_eq!(first_positions(&Chess::default(), 2, 100).len(), 100);
+        assert!(first_positions(&Chess::default(), 0, 100).is_empty());
     }
 }

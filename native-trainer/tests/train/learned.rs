@@ -1,4 +1,5 @@
-//! The scalar learners: Deep Pink, the DBN, NeuroChess.
+//! The other learners, whose networks are learned networks (`.dcsn`): Deep
+//! Pink, the DBN, NeuroChess.
 
 use super::*;
 
@@ -58,8 +59,8 @@ fn correlation_with_evals(net: &deepchess_core::learned::LearnedNet, data: &Path
 #[test]
 fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays() {
     use deepchess_core::learned::LearnedNet;
+    use deepchess_trainer::train::learned::dbn::Approach;
     use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
-    use deepchess_trainer::train::scalar::dbn::Approach;
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     for approach in [Approach::Wdl, Approach::Regression, Approach::Classes7] {
         let mut config = DbnConfig::preset(Preset::Smoke, approach);
@@ -98,8 +99,8 @@ fn each_dbn_approach_pretrains_fine_tunes_and_exports_a_network_the_engine_plays
 #[test]
 fn a_dbn_of_the_papers_relu_units_pretrains_fine_tunes_and_plays() {
     use deepchess_core::learned::LearnedNet;
+    use deepchess_trainer::train::learned::dbn::{Approach, Units};
     use deepchess_trainer::train::runner::run_dir::BEST_LEARNED_NETWORK;
-    use deepchess_trainer::train::scalar::dbn::{Approach, Units};
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let mut config = DbnConfig::preset(Preset::Smoke, Approach::Wdl).with_units(Units::Relu);
     assert_eq!(DbnConfig::preset(Preset::Paper, Approach::Wdl).units, Units::Relu);
@@ -177,7 +178,7 @@ fn neurochess_learns_by_td_from_self_play_and_expert_games_with_and_without_ebnn
 
 #[test]
 fn neurochess_with_thruns_aids_fits_quiescent_positions_only() {
-    use deepchess_trainer::train::scalar::neurochess::NeuroChessLearner;
+    use deepchess_trainer::train::learned::neurochess::NeuroChessLearner;
     let Fixture { _turn, dir: _dir, data } = fixture(Some((learnable_pgn, 1500)), every_position());
     let paper = NeuroChessConfig::preset(Preset::Paper);
     assert_eq!((paper.model.hidden.clone(), paper.final_rate, paper.quiescent_only), (vec![80], 20.0, true));

@@ -1,5 +1,5 @@
-//! The other learners of a scalar evaluation, on a small perceptron
-//! ([`mlp`]) that core runs as a `.dcsn` network: Herud–Mueller's deep
+//! The other learners, on a small perceptron ([`mlp`]) that core runs as
+//! a learned network (`.dcsn`, `deepchess_core::learned`): Herud–Mueller's deep
 //! belief network ([`dbn`]), Deep Pink ([`deep_pink`]), and NeuroChess
 //! ([`neurochess`]: TD over game steps ([`td`]) from expert games and
 //! self-play ([`self_play`]), with EBNN's slopes ([`tangent`])); their presets

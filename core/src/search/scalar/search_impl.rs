@@ -7,12 +7,12 @@ use shakmaty::{Chess, Move};
 use crate::deepchess::embedding::Embedding;
 use crate::search::abilities::{Prefill, TakesHelpers};
 use crate::search::factory::split_hash;
+use crate::search::interface::{Search, SearchKind};
 use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::INFINITE;
 use crate::search::scalar::search::{ASPIRATION, ScalarSearch};
-use crate::search::seam::{Search, SearchKind};
-use crate::search::slices;
-use crate::search::vocabulary::{Event, Limits, Report};
+use crate::search::step_loop;
+use crate::search::types::{Event, Limits, Report};
 
 impl<E: Evaluator> Search for ScalarSearch<E> {
     fn kind(&self) -> SearchKind {
@@ -32,7 +32,7 @@ impl<E: Evaluator> Search for ScalarSearch<E> {
     }
 
     fn step(&mut self, budget: u64, should_stop: &mut dyn FnMut(u64) -> bool) -> Event {
-        slices::step(self, budget, should_stop)
+        step_loop::step(self, budget, should_stop)
     }
 
     fn stop(&mut self) {

@@ -14,7 +14,7 @@ use core::str::FromStr;
 use shakmaty::{Chess, Move};
 
 use crate::search::abilities::{BatchedSearch, Prefill, TakesHelpers};
-use crate::search::vocabulary::{Event, Limits, Report};
+use crate::search::types::{Event, Limits, Report};
 
 /// Which search plays (`setoption name Search value scalar|comparison`,
 /// `setoption name Engine value mcts`).

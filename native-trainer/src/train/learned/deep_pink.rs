@@ -27,6 +27,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{Record, mix};
+use crate::train::learned::mlp::{Mlp, fit_cp_scale};
 use crate::train::runner::config::{DataConfig, MlpConfig};
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::inputs::Inputs;
@@ -35,7 +36,6 @@ use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
 use crate::train::runner::tensors::{Positions, seeded, tensor_values};
-use crate::train::scalar::mlp::{Mlp, fit_cp_scale};
 
 /// The input encoding.
 pub const INPUT: InputKind = InputKind::SideToMove768;

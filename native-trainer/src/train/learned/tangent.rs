@@ -12,8 +12,8 @@ use burn::tensor::Tensor;
 use burn::tensor::activation::sigmoid;
 use deepchess_core::learned::Activation;
 
+use crate::train::learned::mlp::{Mlp, activate};
 use crate::train::runner::tensors::{Positions, bag_sums};
-use crate::train::scalar::mlp::{Mlp, activate};
 
 /// `activation`'s derivative at `z`, from `z` and `a = activation(z)`.
 fn derivative(z: Tensor<2>, a: Tensor<2>, activation: Activation) -> Tensor<2> {
