@@ -74,3 +74,31 @@ pub fn write_named(weights: &Weights, dir: &Path) -> anyhow::Result<PathBuf> {
     std::fs::write(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
 }
+
+/// The networks a folder lists in its `learners.json` (name and path, in
+/// its order), for the UCI `Network` option: the files that are there. With
+/// no folder, the repository's `weights/` this binary was built from, if it
+/// is there (none otherwise); a folder given without a readable list is an
+/// error.
+pub fn listed(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        file: String,
+        name: String,
+    }
+    let built = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights"));
+    let dir = match dir {
+        Some(dir) => dir,
+        None if built.join("learners.json").is_file() => built,
+        None => return Ok(Vec::new()),
+    };
+    let list = dir.join("learners.json");
+    let text = std::fs::read_to_string(&list).with_context(|| format!("cannot read {}", list.display()))?;
+    let listed: Vec<Listed> = serde_json::from_str(&text).with_context(|| format!("cannot read {}", list.display()))?;
+    Ok(listed
+        .into_iter()
+        .map(|net| (net.name, dir.join(net.file)))
+        .filter(|(_, path)| path.is_file())
+        .map(|(name, path)| (name, path.display().to_string()))
+        .collect())
+}

@@ -9,7 +9,7 @@ use deepchess_core::deepchess::format;
 use deepchess_core::learned::LearnedNet;
 use deepchess_core::{DEFAULT_NETWORK, Network};
 use deepchess_tests::binary::deepchess;
-use deepchess_tests::shipped::{listed, paper_network, weights_dir};
+use deepchess_tests::shipped::{listed_plays, paper_network, weights_dir};
 
 #[test]
 fn every_shipped_network_is_named_by_its_hash_and_loads() {
@@ -28,36 +28,39 @@ fn every_shipped_network_is_named_by_its_hash_and_loads() {
 }
 
 /// The networks the site lists besides the built-in one (`learners.json`):
-/// every other learner's network (the learners' `.dcsn`, the AlphaZero reimplementation's
-/// `.dcaz`) and the paper's comparison network (a `.dcnn`). Each listed file
-/// is named by its hash, loads, names the searches it plays, and plays in the
-/// binary: a learner's through the scalar search to depth 3, the AlphaZero
-/// network through 200 MCTS playouts, the paper's network through its
-/// comparison search to depth 3.
+/// every other shipped network, the paper's comparison network first. Each
+/// listed file is named by its hash, loads, plays the searches the list
+/// says (as the engine names them on loading), and plays in the binary: a
+/// learner's through the scalar search to depth 3, the AlphaZero network
+/// through 200 MCTS playouts, a DeepChess network through its comparison
+/// search (its scalar search if it has no comparison head) to depth 3.
 #[test]
 fn every_listed_network_is_named_by_its_hash_and_plays() {
-    let mut listed = listed();
-    let mut comparison = 0;
-    for name in &listed {
+    let listed = listed_plays();
+    for (name, listed_plays) in &listed {
         let path = weights_dir().join(name);
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let extension = path.extension().unwrap().to_str().unwrap();
         assert_eq!(name, &format::file_name(&bytes).replace(".dcnn", &format!(".{extension}")));
-        let (setup, go, info, plays) = match extension {
+        let (setup, go, info) = match extension {
             "dcaz" => {
                 AzNet::from_bytes(&bytes).unwrap();
-                ("", "go nodes 200", "nodes 200 ", "(plays mcts)")
+                ("", "go nodes 200", "nodes 200 ")
             }
             "dcsn" => {
                 LearnedNet::from_bytes(&bytes).unwrap();
-                ("", "go depth 3", "info depth 3 ", "(plays scalar)")
+                ("", "go depth 3", "info depth 3 ")
             }
             _ => {
-                assert!(Network::from_bytes(&bytes).unwrap().has_comparison(), "{name}: no comparison head");
-                comparison += 1;
-                ("setoption name Search value comparison\n", "go depth 3", "info depth 3 ", "comparison")
+                let net = Network::from_bytes(&bytes).unwrap();
+                if net.has_comparison() {
+                    ("setoption name Search value comparison\n", "go depth 3", "info depth 3 ")
+                } else {
+                    ("", "go depth 3", "info depth 3 ")
+                }
             }
         };
+        let plays = format!("(plays {})", listed_plays.join(", "));
         let mut child =
             Command::new(deepchess()).arg("uci").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let input =
@@ -65,23 +68,26 @@ fn every_listed_network_is_named_by_its_hash_and_plays() {
         child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
         let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
         let loaded = text.lines().next().unwrap();
-        assert!(loaded.starts_with("info string loaded network") && loaded.contains(plays), "{name}: {text}");
+        assert!(loaded.starts_with("info string loaded network") && loaded.ends_with(&plays), "{name}: {text}");
         assert!(text.contains(info) && !text.contains("error"), "{name}: {text}");
         assert_legal_bestmove(&text, &after_e4());
     }
-    assert_eq!(comparison, 1, "the paper's comparison network is listed once");
-    // Every other learner's network in weights/ is listed.
+    let paper = paper_network();
+    assert_eq!(paper.file_name().unwrap().to_str().unwrap(), listed[0].0, "the paper's network comes first");
+    assert_eq!(listed[0].1, ["scalar", "comparison", "mcts"]);
+    // Every network in weights/ but the built-in one is listed, once.
+    let default = std::fs::read_to_string(weights_dir().join("DEFAULT")).unwrap();
     let mut found = Vec::new();
     for entry in std::fs::read_dir(weights_dir()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        if name.ends_with(".dcsn") || name.ends_with(".dcaz") {
+        if [".dcnn", ".dcsn", ".dcaz"].iter().any(|e| name.ends_with(e)) && name != default.trim() {
             found.push(name);
         }
     }
     found.sort();
-    listed.retain(|n| !n.ends_with(".dcnn"));
-    listed.sort();
-    assert_eq!(found, listed);
+    let mut files: Vec<String> = listed.into_iter().map(|(file, _)| file).collect();
+    files.sort();
+    assert_eq!(found, files);
 }
 
 #[test]
@@ -181,4 +187,36 @@ fn threads_search_together_and_stop() {
         assert_legal_bestmove(&out.join("\n"), &after_e4());
     }
     assert!(engine.quit().unwrap().success());
+}
+
+/// `deepchess uci` offers every listed network by name in its `Network`
+/// option, and loads one by that name; a `--networks` folder without a
+/// list is an error, not an empty option.
+#[test]
+fn the_network_option_names_the_listed_networks() {
+    let list: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(weights_dir().join("learners.json")).unwrap()).unwrap();
+    let name = |net: &serde_json::Value| net["name"].as_str().unwrap().to_string();
+    let pink = list.iter().find(|n| n["file"].as_str().unwrap().ends_with(".dcsn")).expect("a learner's network");
+    let mut child = Command::new(deepchess())
+        .args(["uci", "--networks"])
+        .arg(weights_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!("uci\nsetoption name Network value {}\nposition startpos\ngo depth 2\n", name(pink));
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let vars: String = list.iter().map(|n| format!(" var {}", name(n))).collect();
+    let option = format!("option name Network type combo default DeepChess (built in) var DeepChess (built in){vars}");
+    assert!(text.lines().any(|l| l == option), "{text}");
+    let loaded = format!("info string loaded network {}", weights_dir().join(pink["file"].as_str().unwrap()).display());
+    assert!(text.lines().any(|l| l.starts_with(&loaded) && l.ends_with("(plays scalar)")), "{text}");
+    assert!(text.contains("info depth 2 ") && !text.contains("error"), "{text}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(deepchess()).args(["uci", "--networks"]).arg(empty.path()).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("learners.json"), "{}", String::from_utf8_lossy(&out.stderr));
 }

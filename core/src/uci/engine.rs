@@ -18,7 +18,7 @@ use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use shakmaty::{Chess, Position};
 
 use super::info::{info_line, network_text, print_lines, stats_line};
-use super::options::{self, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, Options, Setting};
+use super::options::{self, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, Host, Options, Setting};
 use crate::alphazero::net::AzNet;
 use crate::deepchess::default_network::DEFAULT_NETWORK;
 use crate::deepchess::network::Network;
@@ -74,8 +74,9 @@ pub struct UciEngine {
     /// The search over it.
     pub(super) search: Option<Box<dyn Search>>,
     options: Options,
-    /// Largest `Threads` the host supports (1 in the browser worker).
-    max_threads: usize,
+    /// Largest `Threads` the host supports (1 in the browser worker) and the
+    /// networks it loads by name.
+    host: Host,
     position: Chess,
     /// Zobrist hashes of the game's positions before `position`.
     game: Vec<u64>,
@@ -110,7 +111,7 @@ impl UciEngine {
             source: String::from("<embedded>"),
             search: None,
             options,
-            max_threads: 1,
+            host: Host { max_threads: 1, networks: Vec::new() },
             position: Chess::default(),
             game: Vec::new(),
             active: None,
@@ -133,7 +134,14 @@ impl UciEngine {
     /// Lets `Threads` go up to `max` (a host that runs helper searches
     /// calls it before `uci`; see [`helper_tasks`](Self::helper_tasks)).
     pub fn set_max_threads(&mut self, max: usize) {
-        self.max_threads = max.max(1);
+        self.host.max_threads = max.max(1);
+    }
+
+    /// Offers `networks` (each a name and the `EvalFile` it loads) in a
+    /// `Network` option beside the built-in network ([`BUILT_IN_NETWORK`](super::BUILT_IN_NETWORK));
+    /// the host calls it before `uci`.
+    pub fn set_networks(&mut self, networks: Vec<(String, String)>) {
+        self.host.networks = networks;
     }
 
     /// Replaces the network with a DeepChess network (see
@@ -293,7 +301,7 @@ impl UciEngine {
     fn identify(&self, out: &mut dyn FnMut(&str)) {
         out(concat!("id name DeepChess ", env!("CARGO_PKG_VERSION")));
         out("id author the DeepChess developers");
-        for declared in options::declarations(self.max_threads) {
+        for declared in options::declarations(&self.host) {
             out(&declared.line());
         }
         // The network that plays, and what it plays, as `EvalFile` reports a
@@ -306,7 +314,7 @@ impl UciEngine {
 
     /// `setoption`: the value checked against the option's declaration, then applied.
     fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut dyn FnMut(&str)) -> Request {
-        let setting = match options::parse(name, value.unwrap_or(""), self.max_threads) {
+        let setting = match options::parse(name, value.unwrap_or(""), &self.host) {
             Ok(setting) => setting,
             Err(error) => {
                 out(&format!("info string error: {error}"));

@@ -24,6 +24,17 @@ pub const DEFAULT_MOVE_OVERHEAD: u64 = 30;
 const MAX_MOVE_OVERHEAD: u64 = 5000;
 /// The default `Search`: the stronger of the two in matches (docs/results.md).
 pub const DEFAULT_SEARCH: SearchKind = SearchKind::Scalar;
+/// The `Network` of the network built into the engine.
+pub const BUILT_IN_NETWORK: &str = "DeepChess (built in)";
+
+/// What the host offers that the options list: the most `Threads` it runs,
+/// and the networks it can load by name (`Network`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Host {
+    pub(super) max_threads: usize,
+    /// Each network's name and the `EvalFile` it loads.
+    pub(super) networks: Vec<(String, String)>,
+}
 
 /// An option's type and its default, as `uci` lists them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +44,7 @@ enum Kind {
     /// `true` or `false`.
     Check { default: bool },
     /// One of `vars` (any case).
-    Combo { default: &'static str, vars: Vec<&'static str> },
+    Combo { default: String, vars: Vec<String> },
     /// Any text.
     Text { default: &'static str },
 }
@@ -48,6 +59,7 @@ enum Id {
     FiftyMoveScale,
     MoveOverhead,
     EvalFile,
+    Network,
     Search,
     Engine,
 }
@@ -104,32 +116,34 @@ impl Declared {
     }
 }
 
-/// Every option, in the order `uci` lists them; `Threads` goes up to `max_threads`.
-pub(super) fn declarations(max_threads: usize) -> Vec<Declared> {
+/// Every option, in the order `uci` lists them: `Threads` goes up to the
+/// host's most, and `Network` is there when the host offers networks.
+pub(super) fn declarations(host: &Host) -> Vec<Declared> {
     let spin = |id, name, default, min, max| Declared { id, name, kind: Kind::Spin { default, min, max } };
     let check = |id, name| Declared { id, name, kind: Kind::Check { default: false } };
-    vec![
+    let combo = |id, name, default: &str, vars: &[&str]| Declared {
+        id,
+        name,
+        kind: Kind::Combo { default: default.to_string(), vars: vars.iter().map(|v| v.to_string()).collect() },
+    };
+    let mut networks = vec![BUILT_IN_NETWORK];
+    networks.extend(host.networks.iter().map(|(name, _)| name.as_str()));
+    let mut declared = vec![
         spin(Id::Hash, "Hash", DEFAULT_HASH_MB as u64, 1, MAX_HASH_MB as u64),
-        spin(Id::Threads, "Threads", 1, 1, max_threads as u64),
+        spin(Id::Threads, "Threads", 1, 1, host.max_threads as u64),
         spin(Id::MultiPv, "MultiPV", 1, 1, MAX_MULTIPV as u64),
         check(Id::AnalyseMode, "UCI_AnalyseMode"),
         check(Id::FiftyMoveScale, "FiftyMoveScale"),
         spin(Id::MoveOverhead, "Move Overhead", DEFAULT_MOVE_OVERHEAD, 0, MAX_MOVE_OVERHEAD),
         Declared { id: Id::EvalFile, name: "EvalFile", kind: Kind::Text { default: "<embedded>" } },
-        Declared {
-            id: Id::Search,
-            name: "Search",
-            kind: Kind::Combo {
-                default: DEFAULT_SEARCH.name(),
-                vars: vec![SearchKind::Scalar.name(), SearchKind::Comparison.name()],
-            },
-        },
-        Declared {
-            id: Id::Engine,
-            name: "Engine",
-            kind: Kind::Combo { default: "alphabeta", vars: vec!["alphabeta", "mcts"] },
-        },
-    ]
+        combo(Id::Network, "Network", BUILT_IN_NETWORK, &networks),
+        combo(Id::Search, "Search", DEFAULT_SEARCH.name(), &[SearchKind::Scalar.name(), SearchKind::Comparison.name()]),
+        combo(Id::Engine, "Engine", "alphabeta", &["alphabeta", "mcts"]),
+    ];
+    if host.networks.is_empty() {
+        declared.retain(|d| d.id != Id::Network);
+    }
+    declared
 }
 
 /// The options' values as the engine keeps them.
@@ -193,10 +207,11 @@ impl core::fmt::Display for OptionError {
 }
 
 /// `setoption name <name> value <value>` checked against its declaration
-/// (names in any case, as UCI allows).
-pub(super) fn parse(name: &str, value: &str, max_threads: usize) -> Result<Setting, OptionError> {
+/// (names in any case, as UCI allows). A `Network` is the `EvalFile` it
+/// names.
+pub(super) fn parse(name: &str, value: &str, host: &Host) -> Result<Setting, OptionError> {
     let value = value.trim();
-    let declared = declarations(max_threads)
+    let declared = declarations(host)
         .into_iter()
         .find(|d| d.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
@@ -210,6 +225,12 @@ pub(super) fn parse(name: &str, value: &str, max_threads: usize) -> Result<Setti
         (Id::FiftyMoveScale, Value::Flag(on)) => Setting::FiftyMoveScale(on),
         (Id::MoveOverhead, Value::Number(ms)) => Setting::MoveOverhead(ms),
         (Id::EvalFile, Value::Text(file)) => Setting::EvalFile(file.to_string()),
+        (Id::Network, Value::Text(network)) => Setting::EvalFile(
+            host.networks
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(network))
+                .map_or_else(|| "<embedded>".to_string(), |(_, file)| file.clone()),
+        ),
         (Id::Search, Value::Text(kind)) => Setting::Search(kind.parse().map_err(|_| invalid())?),
         (Id::Engine, Value::Text(engine)) => Setting::Engine { mcts: engine.eq_ignore_ascii_case("mcts") },
         // An option declared with a kind that does not fit it (a mistake in
@@ -224,34 +245,37 @@ mod tests {
 
     #[test]
     fn every_declared_option_parses_its_own_default() {
-        for declared in declarations(4) {
+        let host = Host { max_threads: 4, networks: vec![("Deep Pink".into(), "nets/pink.dcsn".into())] };
+        for declared in declarations(&host) {
             let default = match &declared.kind {
                 Kind::Spin { default, .. } => default.to_string(),
                 Kind::Check { default } => default.to_string(),
                 Kind::Combo { default, .. } => default.to_string(),
                 Kind::Text { default } => default.to_string(),
             };
-            assert!(parse(declared.name, &default, 4).is_ok(), "{}", declared.line());
+            assert!(parse(declared.name, &default, &host).is_ok(), "{}", declared.line());
         }
     }
 
     #[test]
     fn values_are_checked_against_the_declaration() {
-        assert_eq!(parse("hash", "64", 1), Ok(Setting::Hash(64)));
-        assert_eq!(parse("Hash", "999999", 1), Ok(Setting::Hash(MAX_HASH_MB)), "clamped");
-        assert_eq!(parse("Threads", "8", 2), Ok(Setting::Threads(2)), "up to the host's threads");
-        assert_eq!(parse("ENGINE", "MCTS", 1), Ok(Setting::Engine { mcts: true }));
-        assert_eq!(parse("Search", "Comparison", 1), Ok(Setting::Search(SearchKind::Comparison)));
+        let one = Host { max_threads: 1, networks: Vec::new() };
+        let two = Host { max_threads: 2, networks: Vec::new() };
+        assert_eq!(parse("hash", "64", &one), Ok(Setting::Hash(64)));
+        assert_eq!(parse("Hash", "999999", &one), Ok(Setting::Hash(MAX_HASH_MB)), "clamped");
+        assert_eq!(parse("Threads", "8", &two), Ok(Setting::Threads(2)), "up to the host's threads");
+        assert_eq!(parse("ENGINE", "MCTS", &one), Ok(Setting::Engine { mcts: true }));
+        assert_eq!(parse("Search", "Comparison", &one), Ok(Setting::Search(SearchKind::Comparison)));
         for (name, value) in
             [("Hash", "lots"), ("FiftyMoveScale", "1"), ("Search", "mcts"), ("Engine", "minimax"), ("EvalFile", " ")]
         {
             assert_eq!(
-                parse(name, value, 1),
+                parse(name, value, &one),
                 Err(OptionError::Invalid { name: name.to_string(), value: value.trim().to_string() }),
                 "{name} {value}"
             );
         }
-        assert_eq!(parse("Contempt", "0", 1), Err(OptionError::Unknown("Contempt".into())));
+        assert_eq!(parse("Contempt", "0", &one), Err(OptionError::Unknown("Contempt".into())));
         assert_eq!(
             OptionError::Invalid { name: "Search".into(), value: "sideways".into() }.to_string(),
             "invalid value \"sideways\" for option Search"
@@ -260,10 +284,34 @@ mod tests {
 
     #[test]
     fn the_uci_lines_are_the_declarations() {
-        let lines: Vec<String> = declarations(2).iter().map(Declared::line).collect();
+        let lines: Vec<String> =
+            declarations(&Host { max_threads: 2, networks: Vec::new() }).iter().map(Declared::line).collect();
         assert_eq!(lines[0], "option name Hash type spin default 16 min 1 max 1024");
         assert_eq!(lines[1], "option name Threads type spin default 1 min 1 max 2");
         assert_eq!(lines[7], "option name Search type combo default scalar var scalar var comparison");
         assert_eq!(lines[8], "option name Engine type combo default alphabeta var alphabeta var mcts");
+        assert!(!lines.iter().any(|l| l.starts_with("option name Network")), "no networks offered, no option");
+    }
+
+    #[test]
+    fn a_network_is_named_and_loads_as_its_file() {
+        let host = Host {
+            max_threads: 1,
+            networks: vec![("Deep Pink (Bernhardsson 2015)".into(), "/w/deepchess-14d43258c8bb.dcsn".into())],
+        };
+        let lines: Vec<String> = declarations(&host).iter().map(Declared::line).collect();
+        assert_eq!(
+            lines[7],
+            "option name Network type combo default DeepChess (built in) var DeepChess (built in) var Deep Pink (Bernhardsson 2015)"
+        );
+        assert_eq!(
+            parse("Network", "deep pink (bernhardsson 2015)", &host),
+            Ok(Setting::EvalFile("/w/deepchess-14d43258c8bb.dcsn".into()))
+        );
+        assert_eq!(parse("Network", "DeepChess (built in)", &host), Ok(Setting::EvalFile("<embedded>".into())));
+        assert_eq!(
+            parse("Network", "Deep", &host),
+            Err(OptionError::Invalid { name: "Network".into(), value: "Deep".into() })
+        );
     }
 }

@@ -31,6 +31,12 @@ pub struct Args {
     /// AlphaZero reimplementation's `.dcaz` (played by MCTS).
     #[arg(long)]
     weights: Option<PathBuf>,
+    /// A folder of networks with their list (`learners.json`, as in the
+    /// repository's `weights/`), offered by name in the `Network` option
+    /// [default: the repository's weights/ this binary was built from, if
+    /// it is there]
+    #[arg(long)]
+    networks: Option<PathBuf>,
 }
 
 /// Runs the engine until `quit` or the end of the input. At the end of the
@@ -41,6 +47,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let source = args.weights.as_ref().map_or_else(|| "<embedded>".to_string(), |p| p.display().to_string());
     let mut engine = UciEngine::with_weights(weights).with_source(&source);
     engine.set_max_threads(MAX_THREADS);
+    engine.set_networks(network::listed(args.networks.as_deref())?);
     let mut helpers = HelperThreads::default();
     let start = Instant::now();
     let clock = || start.elapsed().as_millis() as u64;
