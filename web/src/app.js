@@ -16,7 +16,7 @@ import { Promotion } from './promotion.js';
 import { Reviewer, drawGraph } from './reviewer.js';
 import { resetEvalBar, setEvalBar } from './score.js';
 import { saveSession } from './session.js';
-import { renderSettings } from './settings.js';
+import { perMoveGo, renderSettings } from './settings.js';
 import { statusText, thinkingText } from './status-line.js';
 import { EngineStatus } from './status.js';
 
@@ -174,7 +174,8 @@ export class App {
     if (!this.searcher || this.thinking) return;
     const mine = (this.token = {});
     this.thinking = mine;
-    const go = this.mode === 'watch' ? $('#watch-time').value : playGo($('#strength').value, this.clock, game.turn);
+    const fixed = perMoveGo($('#per-move').value);
+    const go = this.mode === 'watch' ? fixed ?? $('#watch-time').value : playGo(fixed ?? $('#strength').value, this.clock, game.turn);
     this.update();
     // Watching two networks, Black's moves come from the second engine.
     const mover = this.mode === 'watch' && game.turn === 'black' && $('#watch-black').value ? await this.blackSearcher() : this.searcher;

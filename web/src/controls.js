@@ -6,6 +6,7 @@ import { offerSearches, pickedName } from './networks.js';
 import { plyAt } from './review.js';
 import { loadFailure, sendSearch } from './searcher.js';
 import { makeLink } from './session.js';
+import { renderSettings } from './settings.js';
 
 /** Starts a new game in play with the *You play* and *Clock* choices. */
 export function newGame(app) {
@@ -208,6 +209,11 @@ export function wireControls(app) {
     }),
   );
   for (const picker of ['#strength', '#watch-time', '#watch-black']) $(picker).addEventListener('change', () => app.remember());
+  // A fixed count per move: the engine's next move uses it.
+  $('#per-move').addEventListener('change', () => {
+    renderSettings(app.status);
+    app.remember();
+  });
   $('#engine-settings').addEventListener('toggle', () => app.remember());
 
   document.addEventListener('keydown', (event) => {

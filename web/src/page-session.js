@@ -15,6 +15,7 @@ export function pageSession(app) {
     side: $('#side').value,
     strength: $('#strength').value,
     search: $('#search').value,
+    perMove: $('#per-move').value,
     network: app.playingNetwork,
     multipv: $('#multipv').value,
     watchTime: $('#watch-time').value,
@@ -44,6 +45,7 @@ export function restorePage(app, saved) {
   choose($('#side'), saved.side);
   choose($('#strength'), saved.strength);
   choose($('#search'), saved.search);
+  choose($('#per-move'), saved.perMove);
   choose($('#multipv'), saved.multipv);
   choose($('#watch-time'), saved.watchTime);
   choose($('#clock'), saved.clockChoice);

@@ -1,4 +1,4 @@
-// The Engine settings panel (Network, Search, Threads): under each choice a
+// The Engine settings panel (Network, Search, Per move, Threads): under each choice a
 // visible line that says what it does (phones show no tooltips), and in the
 // panel's summary the choices made, so that a closed panel still says what plays.
 import { $ } from './dom.js';
@@ -57,10 +57,36 @@ export function settingsSummary(network, search, threads) {
   return `${name} · ${searchName(search.value)} · ${count} thread${count === 1 ? '' : 's'}`;
 }
 
+/** What the search counts per move: MCTS's nodes are its playouts. */
+export function perMoveUnit(search) {
+  return search === 'mcts' ? 'playouts' : 'nodes';
+}
+
+/** The line under the Per move choice. */
+export function perMoveHint(count, search) {
+  if (!count) return 'The engine thinks as long as the Strength level (and the clock) give it.';
+  const unit = perMoveUnit(search);
+  const report = search === 'mcts' ? " The AlphaZero reimplementation's report plays 10 playouts a move." : '';
+  return `A fixed ${Number(count).toLocaleString('en')} ${unit} each move, in place of Strength and the watched game's time per move.${report}`;
+}
+
+/** The `go` of a fixed count per move (`go nodes 10`), or null for Strength's. */
+export function perMoveGo(count) {
+  return count ? `go nodes ${count}` : null;
+}
+
 /** Writes every line of the panel from the choices as they stand. */
 export function renderSettings({ maxThreads, why }) {
+  const search = $('#search').value;
+  const perMove = $('#per-move');
+  for (const option of perMove.options) {
+    if (option.value) option.textContent = `${Number(option.value).toLocaleString('en')} ${perMoveUnit(search)}`;
+  }
+  $('#strength').disabled = $('#watch-time').disabled = Boolean(perMove.value);
   $('#network-hint').textContent = networkHint($('#network'));
   $('#search-hint').textContent = searchHint($('#search'));
+  $('#per-move-hint').textContent = perMoveHint(perMove.value, search);
   $('#threads-hint').textContent = threadsHint(maxThreads, why);
-  $('#settings-summary').textContent = settingsSummary($('#network'), $('#search'), $('#threads'));
+  const fixed = perMove.value ? ` · ${perMove.selectedOptions[0].textContent}` : '';
+  $('#settings-summary').textContent = settingsSummary($('#network'), $('#search'), $('#threads')) + fixed;
 }

@@ -103,7 +103,7 @@ export async function openFresh(page, origin) {
   await page.goto(origin + '/');
 }
 
-/** Opens the Engine settings panel (Network, Search, Threads), where its pickers can be used. */
+/** Opens the Engine settings panel (Network, Search, Per move, Threads), where its pickers can be used. */
 export async function openSettings(page) {
   await page.evaluate(() => (document.querySelector('#engine-settings').open = true));
 }

@@ -1,7 +1,7 @@
 // The engine's details in words (web/src/status.js) and the Engine settings lines (web/src/settings.js), under node.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { threadsHint } from '../src/settings.js';
+import { perMoveGo, perMoveHint, perMoveUnit, threadsHint } from '../src/settings.js';
 import { buildText, networkText } from '../src/status.js';
 
 test("the engine's build in words", () => {
@@ -34,4 +34,17 @@ test('the Threads line says what threads do, or why there is one', () => {
     'One thread here: the page is not cross-origin isolated, so there is no shared memory for threads.',
   );
   assert.equal(threadsHint(1, ''), 'One thread here.');
+});
+
+test('a fixed count per move: its go, its unit and the line under it', () => {
+  assert.equal(perMoveGo(''), null);
+  assert.equal(perMoveGo('800'), 'go nodes 800');
+  assert.equal(perMoveUnit('mcts'), 'playouts');
+  assert.equal(perMoveUnit('scalar'), 'nodes');
+  assert.match(perMoveHint('', 'scalar'), /Strength level/);
+  assert.equal(
+    perMoveHint('10000', 'scalar'),
+    "A fixed 10,000 nodes each move, in place of Strength and the watched game's time per move.",
+  );
+  assert.match(perMoveHint('10', 'mcts'), /report plays 10 playouts a move\.$/);
 });
