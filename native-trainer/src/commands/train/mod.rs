@@ -15,6 +15,7 @@ mod dbn;
 mod deep_pink;
 mod distill;
 mod neurochess;
+pub mod paper_table;
 mod pos2vec;
 mod siamese;
 mod utility;
@@ -51,6 +52,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// The devices `--device` can name: the wgpu adapters (without opening them) and what `auto` takes.
     Devices,
+    /// Each learner's `paper` preset beside its work, setting by setting (Markdown).
+    PaperTable,
 }
 
 /// Runs a `train` subcommand.
@@ -78,6 +81,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
             println!("{}", device::report());
             Ok(())
         }
+        Command::PaperTable => paper_table::run(),
     }
 }
 

@@ -11,6 +11,7 @@ use super::siamese::SiameseConfig;
 use super::value::{TargetConfig, ValueConfig};
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::optim::{OptimConfig, OptimizerKind};
+use crate::train::runner::paper::{PaperRow, PaperTable, count, optimizer, rate, widths};
 use crate::train::runner::preset::Preset;
 
 /// The value network's default tower: a wide first layer, updated
@@ -20,7 +21,8 @@ pub const VALUE_TOWER: [usize; 3] = [deepchess_core::arch::INPUTS, 256, 32];
 impl SiameseConfig {
     /// `train siamese`: smoke trains the distilled shape for 3 small epochs;
     /// quick trains it directly for 25 epochs of 10⁶ pairs; paper is the full
-    /// network, 1000 epochs of 10⁶ pairs, SGD at 0.01 × 0.99ᵉ.
+    /// network, 1000 epochs of 10⁶ pairs, SGD at 0.01 × 0.99ᵉ, no colour
+    /// mirroring ([`SiameseConfig::paper_table`]).
     pub fn preset(preset: Preset) -> Self {
         let distilled = ModelConfig::of(&Shape::distilled());
         match preset {
@@ -41,11 +43,49 @@ impl SiameseConfig {
                     .with_optimizer(OptimizerKind::Sgd)
                     .with_learning_rate(0.01)
                     .with_lr_decay(0.99),
-                DataConfig::new(),
+                DataConfig::new().with_mirror(0.0),
             ),
         }
     }
+
+    /// The `paper` preset beside DeepChess's §3 (the Siamese network).
+    pub fn paper_table() -> PaperTable {
+        let c = SiameseConfig::preset(Preset::Paper);
+        let mirror =
+            if c.data.mirror > 0.0 { format!("{:.0}% of pairs", c.data.mirror * 100.0) } else { "none".into() };
+        PaperTable {
+            command: "train siamese",
+            work: "David, Netanyahu and Wolf, *DeepChess* (ICANN 2016), §3",
+            rows: vec![
+                PaperRow::new("towers (from Pos2Vec)", "773-600-400-200-100", widths(&c.model.tower), ""),
+                PaperRow::new("head", "400-200-100-2", widths(&c.model.head[1..]), ""),
+                PaperRow::new("units", "ReLU", "ReLU clipped to [0, 1]", CLIPPED),
+                PaperRow::new("epochs", "1000", c.optim.epochs.to_string(), ""),
+                PaperRow::new("pairs an epoch (drawn at random)", "1,000,000", count(c.data.per_epoch), ""),
+                PaperRow::new("optimizer", "SGD", optimizer(&c.optim), ""),
+                PaperRow::new("learning rate", "0.01 × 0.99ᵉ", rate(&c.optim), ""),
+                PaperRow::new("colour mirroring", "none", mirror, ""),
+                PaperRow::new(
+                    "weight regularisation",
+                    "none",
+                    format!(
+                        "hidden weights clipped to ±{:.2} after each step",
+                        deepchess_core::arch::MAX_HIDDEN_WEIGHT
+                    ),
+                    CLIP_WEIGHTS,
+                ),
+            ],
+        }
+    }
 }
+
+/// Why DeepChess's presets train clipped ReLU units.
+const CLIPPED: &str =
+    "the engine's integer layers take activations in [0, 1]: the trainer trains the function the engine runs";
+
+/// Why DeepChess's Siamese presets clip weights.
+const CLIP_WEIGHTS: &str =
+    "the engine's hidden weights are int8 at 64 a unit; clipping keeps each weight one it can hold";
 
 impl ValueConfig {
     /// `train value`: smoke trains a small tower for 3 small epochs; quick
@@ -99,6 +139,23 @@ impl Pos2VecConfig {
                 optim.with_epochs(200).with_optimizer(OptimizerKind::Sgd),
                 data.with_per_epoch(2_000_000),
             ),
+        }
+    }
+
+    /// The `paper` preset beside DeepChess's §3 (Pos2Vec).
+    pub fn paper_table() -> PaperTable {
+        let c = Pos2VecConfig::preset(Preset::Paper);
+        PaperTable {
+            command: "train pos2vec",
+            work: "David, Netanyahu and Wolf, *DeepChess* (ICANN 2016), §3",
+            rows: vec![
+                PaperRow::new("layers (a stacked autoencoder)", "773-600-400-200-100", widths(&c.model.tower), ""),
+                PaperRow::new("units", "ReLU", "ReLU clipped to [0, 1]", CLIPPED),
+                PaperRow::new("epochs", "200", c.optim.epochs.to_string(), ""),
+                PaperRow::new("positions (half from each side's wins)", "2,000,000", count(c.data.per_epoch), ""),
+                PaperRow::new("optimizer", "SGD", optimizer(&c.optim), ""),
+                PaperRow::new("learning rate", "0.005 × 0.98ᵉ", rate(&c.optim), ""),
+            ],
         }
     }
 }

@@ -6,6 +6,7 @@ use super::deep_pink::DeepPinkConfig;
 use super::neurochess::{EbnnConfig, NeuroChessConfig, SelfPlayConfig};
 use crate::train::runner::config::{DataConfig, MlpConfig};
 use crate::train::runner::optim::{OptimConfig, OptimizerKind};
+use crate::train::runner::paper::{PaperRow, PaperTable, count, optimizer, rate, widths};
 use crate::train::runner::preset::Preset;
 
 impl DeepPinkConfig {
@@ -44,6 +45,25 @@ impl DeepPinkConfig {
             ),
         }
     }
+
+    /// The `paper` preset beside Bernhardsson's post.
+    pub fn paper_table() -> PaperTable {
+        let c = DeepPinkConfig::preset(Preset::Paper);
+        PaperTable {
+            command: "train deep-pink",
+            work: "Bernhardsson's Deep Pink blog post (2015)",
+            rows: vec![
+                PaperRow::new(
+                    "hidden layers",
+                    "3 × 2048, ReLU",
+                    format!("{} × {}, ReLU", c.model.hidden.len(), c.model.hidden[0]),
+                    "",
+                ),
+                PaperRow::new("optimizer", "SGD, momentum 0.9 (Nesterov)", optimizer(&c.optim), ""),
+                PaperRow::new("learning rate", "0.03 · e^(−days)", rate(&c.optim), ""),
+            ],
+        }
+    }
 }
 
 impl DbnConfig {
@@ -51,7 +71,8 @@ impl DbnConfig {
     /// paper; its other two sizes are `--hidden 400,200,100` and `--hidden
     /// 600,400,200,100`), each hidden layer pre-trained as an RBM by CD-1 (SGD at
     /// 0.05), then fine-tuned with dropout 0.5. Paper: ReLU units, 50 RBM epochs
-    /// per layer, then SGD at 0.005 × 0.98ᵉ, batch 32, 200 epochs. Quick (under
+    /// per layer, then SGD at 0.005 × 0.98ᵉ, batch 32, 200 epochs of 100,000
+    /// positions ([`DbnConfig::paper_table`]). Quick (under
     /// an hour here): sigmoid units (a deviation, kept because the shipped
     /// networks were trained so), 2 RBM epochs per layer, then 20 epochs with
     /// Adam at 0.001, batch 256.
@@ -82,10 +103,39 @@ impl DbnConfig {
                     .with_lr_decay(0.98)
                     .with_batch_size(32)
                     .with_epochs(200),
-                DataConfig::new(),
+                DataConfig::new().with_per_epoch(100_000),
                 approach,
             )
             .with_units(Units::Relu),
+        }
+    }
+
+    /// The `paper` preset beside Herud and Mueller's paper.
+    pub fn paper_table() -> PaperTable {
+        let c = DbnConfig::preset(Preset::Paper, Approach::Wdl);
+        let units = match c.units {
+            Units::Relu => "ReLU",
+            Units::Sigmoid => "sigmoid",
+        };
+        PaperTable {
+            command: "train dbn",
+            work: "Herud and Mueller's deep belief network for chess",
+            rows: vec![
+                PaperRow::new(
+                    "hidden layers (the pick of its three sizes)",
+                    "100-100-100",
+                    widths(&c.model.hidden),
+                    "",
+                ),
+                PaperRow::new("units", "ReLU", units, ""),
+                PaperRow::new("RBM epochs a layer", "50", c.pretrain.optim.epochs.to_string(), ""),
+                PaperRow::new("positions an epoch", "100,000", count(c.data.per_epoch), ""),
+                PaperRow::new("fine-tuning epochs", "200", c.optim.epochs.to_string(), ""),
+                PaperRow::new("batch", "32", c.optim.batch_size.to_string(), ""),
+                PaperRow::new("optimizer", "SGD", optimizer(&c.optim), ""),
+                PaperRow::new("learning rate", "0.005 × 0.98ᵉ", rate(&c.optim), ""),
+                PaperRow::new("dropout", "0.5", c.dropout.to_string(), ""),
+            ],
         }
     }
 }
@@ -129,6 +179,33 @@ impl NeuroChessConfig {
             )
             .with_final_rate(20.0)
             .with_quiescent_only(true),
+        }
+    }
+
+    /// The `paper` preset beside Thrun's NeuroChess.
+    pub fn paper_table() -> PaperTable {
+        let c = NeuroChessConfig::preset(Preset::Paper);
+        let yes = |on: bool| if on { "yes" } else { "no" };
+        PaperTable {
+            command: "train neurochess",
+            work: "Thrun, *Learning to Play the Game of Chess* (NIPS 1995)",
+            rows: vec![
+                PaperRow::new("TD discount γ", "0.98", c.gamma.to_string(), ""),
+                PaperRow::new(
+                    "final values' weight",
+                    "20 times the others'",
+                    format!("{} times the others'", c.final_rate),
+                    "",
+                ),
+                PaperRow::new("quiescent positions only", "yes", yes(c.quiescent_only), ""),
+                PaperRow::new("chess model M's hidden units (EBNN)", "165", c.ebnn.model.hidden[0].to_string(), ""),
+                PaperRow::new(
+                    "optimizer",
+                    "plain gradient steps",
+                    optimizer(&c.optim),
+                    "the step size is not given; Adam needs none tuned (`--optimizer sgd --learning-rate R` takes plain steps)",
+                ),
+            ],
         }
     }
 }

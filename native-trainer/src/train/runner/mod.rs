@@ -5,7 +5,8 @@
 //! ([`crash`]), the device ([`device`], with the wgpu adapters it is chosen
 //! from), batches and
 //! inputs ([`batch`], [`inputs`]), training on several MPI ranks
-//! ([`data_parallel`]), the presets ([`preset`]) and the tensor
+//! ([`data_parallel`]), the presets ([`preset`]), the `paper` presets' tables
+//! beside their works ([`paper`]) and the tensor
 //! helpers ([`tensors`]).
 
 pub mod batch;
@@ -18,6 +19,7 @@ pub mod inputs;
 pub mod learner;
 pub mod metrics;
 pub mod optim;
+pub mod paper;
 pub mod preset;
 pub mod run_dir;
 pub mod tensors;
