@@ -278,7 +278,9 @@ fn cli_build_dump_stats_openings() {
     assert!(openings.lines().all(|l| l.split(' ').count() == 4));
     let missing = Command::new(bin).args(["data", "dump", "/nonexistent/ds.bin"]).output().unwrap();
     assert!(!missing.status.success());
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read /nonexistent/ds.bin"));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("cannot read /nonexistent/ds.bin: "), "{stderr}");
+    assert_eq!(stderr.matches("(os error 2)").count(), 1, "the cause once: {stderr}");
 }
 
 #[test]

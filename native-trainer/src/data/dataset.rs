@@ -19,7 +19,7 @@ pub const HEADER_BYTES: usize = 32;
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
     /// The file cannot be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: PathBuf,
