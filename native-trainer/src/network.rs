@@ -75,27 +75,40 @@ pub fn write_named(weights: &Weights, dir: &Path) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
+/// One network of a folder's `learners.json`: its file (in that folder),
+/// the name the site's *Network* menu and the UCI `Network` option give it,
+/// and the searches it plays (`["scalar", "mcts"]`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+pub struct Listed {
+    /// The file's name, in the list's folder.
+    pub file: String,
+    /// Its readable name.
+    pub name: String,
+    /// The searches it plays, as `Search` names them.
+    pub plays: Vec<String>,
+}
+
+/// A folder's `learners.json`, in its order: the one reader of that list
+/// (the `Network` option here, the tests of the shipped weights).
+pub fn read_list(dir: &Path) -> anyhow::Result<Vec<Listed>> {
+    let list = dir.join("learners.json");
+    let text = std::fs::read_to_string(&list).with_context(|| format!("cannot read {}", list.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("cannot read {}", list.display()))
+}
+
 /// The networks a folder lists in its `learners.json` (name and path, in
 /// its order), for the UCI `Network` option: the files that are there. With
 /// no folder, the repository's `weights/` this binary was built from, if it
 /// is there (none otherwise); a folder given without a readable list is an
 /// error.
 pub fn listed(dir: Option<&Path>) -> anyhow::Result<Vec<(String, String)>> {
-    #[derive(serde::Deserialize)]
-    struct Listed {
-        file: String,
-        name: String,
-    }
     let built = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights"));
     let dir = match dir {
         Some(dir) => dir,
         None if built.join("learners.json").is_file() => built,
         None => return Ok(Vec::new()),
     };
-    let list = dir.join("learners.json");
-    let text = std::fs::read_to_string(&list).with_context(|| format!("cannot read {}", list.display()))?;
-    let listed: Vec<Listed> = serde_json::from_str(&text).with_context(|| format!("cannot read {}", list.display()))?;
-    Ok(listed
+    Ok(read_list(dir)?
         .into_iter()
         .map(|net| (net.name, dir.join(net.file)))
         .filter(|(_, path)| path.is_file())

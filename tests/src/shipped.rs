@@ -2,28 +2,21 @@
 
 use std::path::PathBuf;
 
+use deepchess_trainer::network::{Listed, read_list};
+
 /// `weights/`.
 pub fn weights_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights"))
 }
 
-/// The files `weights/learners.json` lists for the site, in its order.
-pub fn listed() -> Vec<String> {
-    listed_plays().into_iter().map(|(file, _)| file).collect()
+/// `weights/learners.json`, read as `deepchess uci` reads it.
+pub fn list() -> Vec<Listed> {
+    read_list(&weights_dir()).expect("weights/learners.json")
 }
 
-/// Each file `weights/learners.json` lists, with the searches the list says
-/// it plays (`["scalar", "mcts"]`).
-pub fn listed_plays() -> Vec<(String, Vec<String>)> {
-    let list = std::fs::read_to_string(weights_dir().join("learners.json")).expect("weights/learners.json");
-    let list: Vec<serde_json::Value> = serde_json::from_str(&list).expect("weights/learners.json is JSON");
-    list.iter()
-        .map(|net| {
-            let file = net["file"].as_str().expect("a file").to_string();
-            let plays = net["plays"].as_array().expect("plays").iter().map(|p| p.as_str().unwrap().to_string());
-            (file, plays.collect())
-        })
-        .collect()
+/// The files `weights/learners.json` lists for the site, in its order.
+pub fn listed() -> Vec<String> {
+    list().into_iter().map(|net| net.file).collect()
 }
 
 /// The paper's comparison network: the first DeepChess network (`.dcnn`)

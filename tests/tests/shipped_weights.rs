@@ -9,7 +9,7 @@ use deepchess_core::deepchess::format;
 use deepchess_core::learned::LearnedNet;
 use deepchess_core::{DEFAULT_NETWORK, Network};
 use deepchess_tests::binary::deepchess;
-use deepchess_tests::shipped::{listed_plays, paper_network, weights_dir};
+use deepchess_tests::shipped::{list, paper_network, weights_dir};
 
 #[test]
 fn every_shipped_network_is_named_by_its_hash_and_loads() {
@@ -36,8 +36,9 @@ fn every_shipped_network_is_named_by_its_hash_and_loads() {
 /// search (its scalar search if it has no comparison head) to depth 3.
 #[test]
 fn every_listed_network_is_named_by_its_hash_and_plays() {
-    let listed = listed_plays();
-    for (name, listed_plays) in &listed {
+    let listed = list();
+    for net in &listed {
+        let name = &net.file;
         let path = weights_dir().join(name);
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let extension = path.extension().unwrap().to_str().unwrap();
@@ -60,7 +61,7 @@ fn every_listed_network_is_named_by_its_hash_and_plays() {
                 }
             }
         };
-        let plays = format!("(plays {})", listed_plays.join(", "));
+        let plays = format!("(plays {})", net.plays.join(", "));
         let mut child =
             Command::new(deepchess()).arg("uci").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let input =
@@ -73,8 +74,8 @@ fn every_listed_network_is_named_by_its_hash_and_plays() {
         assert_legal_bestmove(&text, &after_e4());
     }
     let paper = paper_network();
-    assert_eq!(paper.file_name().unwrap().to_str().unwrap(), listed[0].0, "the paper's network comes first");
-    assert_eq!(listed[0].1, ["scalar", "comparison", "mcts"]);
+    assert_eq!(paper.file_name().unwrap().to_str().unwrap(), listed[0].file, "the paper's network comes first");
+    assert_eq!(listed[0].plays, ["scalar", "comparison", "mcts"]);
     // Every network in weights/ but the built-in one is listed, once.
     let default = std::fs::read_to_string(weights_dir().join("DEFAULT")).unwrap();
     let mut found = Vec::new();
@@ -85,7 +86,7 @@ fn every_listed_network_is_named_by_its_hash_and_plays() {
         }
     }
     found.sort();
-    let mut files: Vec<String> = listed.into_iter().map(|(file, _)| file).collect();
+    let mut files: Vec<String> = listed.into_iter().map(|net| net.file).collect();
     files.sort();
     assert_eq!(found, files);
 }
@@ -194,10 +195,8 @@ fn threads_search_together_and_stop() {
 /// list is an error, not an empty option.
 #[test]
 fn the_network_option_names_the_listed_networks() {
-    let list: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(weights_dir().join("learners.json")).unwrap()).unwrap();
-    let name = |net: &serde_json::Value| net["name"].as_str().unwrap().to_string();
-    let pink = list.iter().find(|n| n["file"].as_str().unwrap().ends_with(".dcsn")).expect("a learner's network");
+    let list = list();
+    let pink = list.iter().find(|n| n.file.ends_with(".dcsn")).expect("a learner's network");
     let mut child = Command::new(deepchess())
         .args(["uci", "--networks"])
         .arg(weights_dir())
@@ -205,13 +204,13 @@ fn the_network_option_names_the_listed_networks() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let input = format!("uci\nsetoption name Network value {}\nposition startpos\ngo depth 2\n", name(pink));
+    let input = format!("uci\nsetoption name Network value {}\nposition startpos\ngo depth 2\n", pink.name);
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
-    let vars: String = list.iter().map(|n| format!(" var {}", name(n))).collect();
+    let vars: String = list.iter().map(|n| format!(" var {}", n.name)).collect();
     let option = format!("option name Network type combo default DeepChess (built in) var DeepChess (built in){vars}");
     assert!(text.lines().any(|l| l == option), "{text}");
-    let loaded = format!("info string loaded network {}", weights_dir().join(pink["file"].as_str().unwrap()).display());
+    let loaded = format!("info string loaded network {}", weights_dir().join(&pink.file).display());
     assert!(text.lines().any(|l| l.starts_with(&loaded) && l.ends_with("(plays scalar)")), "{text}");
     assert!(text.contains("info depth 2 ") && !text.contains("error"), "{text}");
 
