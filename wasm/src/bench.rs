@@ -1,11 +1,14 @@
-//! Raw exports for node: the kernel self-test and the inference benchmark.
+//! Raw exports for node: the kernel self-test, the inference benchmark and
+//! the move path's perft check.
 //!
 //! Node loads the module with `WebAssembly.instantiate` and times each
 //! export with `performance.now()`; the wasm side only does the work.
 
 use std::sync::Mutex;
 
-use deepchess_core::shakmaty::{Chess, Position};
+use deepchess_core::search::movegen::{PERFT_POSITIONS, perft_checked};
+use deepchess_core::shakmaty::fen::Fen;
+use deepchess_core::shakmaty::{CastlingMode, Chess, Position};
 use deepchess_core::{Accumulator, Embedding, FeatureDelta, Kernel, Network, Shape, seeded};
 
 /// What the benchmark works on, built once by [`dc_bench_setup`].
@@ -120,4 +123,17 @@ fn lock() -> std::sync::MutexGuard<'static, Option<Workload>> {
 
 fn with_workload(f: impl FnOnce(&mut Workload) -> u32) -> u32 {
     lock().as_mut().map_or(0, f)
+}
+
+/// The search's move path held to shakmaty over the perft tree of the
+/// `index`-th of the chess programming wiki's positions
+/// ([`PERFT_POSITIONS`], each at its depth): the leaf count, or 0 where the
+/// index is past the list or the move path differs from shakmaty's at some
+/// position of the tree.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_movepath_check(index: u32) -> u64 {
+    let Some(&(fen, depth, _)) = PERFT_POSITIONS.get(index as usize) else { return 0 };
+    let Ok(fen) = fen.parse::<Fen>() else { return 0 };
+    let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Standard) else { return 0 };
+    perft_checked(&pos, depth).map_or(0, |(leaves, _)| leaves)
 }

@@ -25,6 +25,7 @@ mod first_positions;
 mod history;
 pub mod interface;
 pub mod mcts;
+pub mod movegen;
 mod ordering;
 mod path;
 mod prefetch;

@@ -1,10 +1,10 @@
 //! The scalar search's quiescence, static evaluation and repetition test:
 //! what a node at the horizon asks.
 
-use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Color, Position};
 
 use crate::search::history::{Scores, is_good_capture, pick};
+use crate::search::movegen::tactical_moves;
 use crate::search::scalar::evaluator::Evaluator;
 use crate::search::scalar::score_table::{INFINITE, MATE};
 use crate::search::scalar::search::ScalarSearch;
@@ -16,11 +16,9 @@ impl<E: Evaluator> ScalarSearch<E> {
     /// plays a capture or queen promotion that does not lose material; in
     /// check, every evasion.
     ///
-    /// At the main search's horizon the node has already generated its moves:
-    /// it passes them as `legal` (consumed), and then `pos` is not in check
-    /// and has a move; quiescence's own nodes pass `None` and generate them.
-    /// Either way the moves are generated once (shakmaty's `capture_moves`
-    /// and `promotion_moves` would each generate every legal move again).
+    /// At the main search's horizon the node knows that `pos` is not in check
+    /// (`horizon`); quiescence's own nodes test it. Out of check only the
+    /// captures and queen promotions are generated ([`tactical_moves`]).
     pub(super) fn quiescence(
         &mut self,
         pos: &Chess,
@@ -28,42 +26,36 @@ impl<E: Evaluator> ScalarSearch<E> {
         ply: u32,
         mut alpha: i32,
         beta: i32,
-        legal: Option<&mut MoveList>,
+        horizon: bool,
     ) -> i32 {
         self.progress.nodes += 1;
         self.progress.seldepth = self.progress.seldepth.max(ply);
         if pos.is_insufficient_material() {
             return 0;
         }
-        let in_check = legal.is_none() && pos.is_check();
+        let in_check = !horizon && pos.is_check();
         if ply as usize >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.static_eval(pos, hash) };
         }
-        let mut generated = MoveList::new();
-        let (moves, stand) = if in_check {
-            generated = pos.legal_moves();
-            if generated.is_empty() {
+        let (mut moves, stand) = if in_check {
+            let evasions = pos.legal_moves();
+            if evasions.is_empty() {
                 return -MATE + ply as i32;
             }
-            (&mut generated, None)
+            (evasions, None)
         } else {
             let stand = self.static_eval(pos, hash);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
-            let moves = legal.unwrap_or_else(|| {
-                generated = pos.legal_moves();
-                &mut generated
-            });
-            retain_tactical(moves);
-            (moves, Some(stand))
+            (tactical_moves(pos), Some(stand))
         };
         let mut scores = Scores::new();
-        self.history.scores(pos, moves, None, ply as usize, None, &mut scores);
+        self.history.scores(pos, &moves, None, ply as usize, None, &mut scores);
         let mut best = stand.unwrap_or(-INFINITE);
         for next in 0..moves.len() {
-            let m = pick(moves, &mut scores, next);
+            let m = pick(&mut moves, &mut scores, next);
             if let Some(stand) = stand {
                 // Delta pruning: even winning the piece outright stays below α.
                 let gain = m.capture().map_or(0, see_value) + m.promotion().map_or(0, |r| see_value(r) - 100);
@@ -78,7 +70,7 @@ impl<E: Evaluator> ScalarSearch<E> {
             let child_hash = child_hash(pos, hash, m, &child);
             self.evaluator.prefetch(child_hash);
             self.evaluator.push(pos, m, &child);
-            let score = -self.quiescence(&child, child_hash, ply + 1, -beta, -alpha, None);
+            let score = -self.quiescence(&child, child_hash, ply + 1, -beta, -alpha, false);
             self.evaluator.pop();
             if score > best {
                 best = score;
@@ -118,64 +110,4 @@ impl<E: Evaluator> ScalarSearch<E> {
 pub(super) fn fifty_scaled(cp: i32, halfmoves: u32) -> i32 {
     let h = halfmoves.min(100) as i32;
     cp * (200 - h) / 200
-}
-
-/// Keeps of `moves` (all legal moves of a position) what quiescence
-/// searches out of check, in their order: the captures (promoting to a queen,
-/// if they promote), then the queen promotions that capture nothing.
-///
-/// Shakmaty's `capture_moves` and `promotion_moves` each generate every
-/// legal move again and filter it; this filters the one generation in place.
-pub(super) fn retain_tactical(moves: &mut MoveList) {
-    // One pawn per file can promote by a push: at most 8.
-    let mut quiet_queens = ArrayVec::<Move, 8>::new();
-    moves.retain(|m| {
-        if m.is_capture() {
-            m.promotion().is_none_or(|role| role == Role::Queen)
-        } else {
-            if m.promotion() == Some(Role::Queen) {
-                let _ = quiet_queens.try_push(*m);
-            }
-            false
-        }
-    });
-    moves.extend(quiet_queens);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
-
-    /// The moves quiescence searched before [`retain_tactical`]: shakmaty's
-    /// captures, then its non-capturing queen promotions, under-promotions
-    /// dropped.
-    fn two_generations(pos: &Chess) -> MoveList {
-        let mut moves = pos.capture_moves();
-        moves.extend(
-            pos.promotion_moves().into_iter().filter(|m| !m.is_capture() && m.promotion() == Some(Role::Queen)),
-        );
-        moves.retain(|m| m.promotion().is_none_or(|role| role == Role::Queen));
-        moves
-    }
-
-    #[test]
-    fn one_generation_gives_the_same_moves_in_the_same_order() {
-        for fen in [
-            // Promotions with and without captures, both sides.
-            "r1b1k3/1P4P1/8/8/8/8/1p4p1/R3K1NR w KQq - 0 1",
-            "r1b1k3/1P4P1/8/8/8/8/1p4p1/R3K1NR b KQq - 0 1",
-            // En passant, a pinned piece, many captures.
-            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
-            "r1bqk2r/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQK2R w KQkq - 0 7",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            // No capture at all.
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        ] {
-            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
-            let mut moves = pos.legal_moves();
-            retain_tactical(&mut moves);
-            assert_eq!(moves, two_generations(&pos), "{fen}");
-        }
-    }
 }

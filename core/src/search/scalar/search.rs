@@ -27,6 +27,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::search::history::{History, has_non_pawn_material, pick};
 use crate::search::interface::Search;
+use crate::search::movegen::has_legal_move;
 use crate::search::ordering::is_tactical;
 use crate::search::progress::{Progress, PvLine};
 use crate::search::scalar::evaluator::Evaluator;
@@ -336,8 +337,11 @@ impl<E: Evaluator> ScalarSearch<E> {
         if alpha >= beta {
             return Some(alpha);
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
+        // In check the evasions are generated now; otherwise a quick test
+        // says whether the node is stalemate, and its moves wait until the
+        // table, pruning and quiescence have had their say.
+        let evasions = in_check.then(|| pos.legal_moves());
+        if !evasions.as_ref().map_or_else(|| has_legal_move(&pos), |moves| !moves.is_empty()) {
             return Some(if in_check { -MATE + ply as i32 } else { 0 });
         }
         if pos.halfmoves() >= 100 {
@@ -349,10 +353,8 @@ impl<E: Evaluator> ScalarSearch<E> {
         // Check extension: a side in check searches every evasion one ply deeper.
         let depth = if in_check { depth.max(0) + 1 } else { depth };
         if depth <= 0 {
-            // Not in check here (a check extends to depth 1) and below the
-            // last ply: quiescence takes its captures from the moves just
-            // generated.
-            return Some(self.quiescence(&pos, hash, ply, alpha, beta, Some(&mut moves)));
+            // Not in check here (a check extends to depth 1), with a move.
+            return Some(self.quiescence(&pos, hash, ply, alpha, beta, true));
         }
         let pv_node = beta - alpha > 1;
         let hit = self.table.probe(hash, ply);
@@ -390,6 +392,7 @@ impl<E: Evaluator> ScalarSearch<E> {
             && eval >= beta
             && beta.abs() < MATE_BOUND
             && has_non_pawn_material(&pos);
+        let moves = evasions.unwrap_or_else(|| pos.legal_moves());
         let hash_move = hit.and_then(|hit| hit.best_move(&moves));
         // Internal iterative reduction: with no move from the table to try
         // first, the node's ordering is a guess, so it searches a ply less.
