@@ -185,6 +185,25 @@ fn crelu_has_the_values_and_gradient_of_a_clamp() {
 }
 
 #[test]
+fn one_output_holds_the_second_logit_at_zero_and_learns() {
+    // The ablation of the paper's two outputs: the head's second output
+    // stays exactly zero (so its softmax is a logistic output) and the
+    // network still learns the pairs.
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
+    let mut config = smoke_config(2);
+    config.one_output = true;
+    let run = dir.path().join("one-output");
+    let rows = train(config, &data, &run, &FRESH, SiameseLearner::new);
+    assert!(rows[1].val_accuracy.unwrap() > 0.6, "{rows:?}");
+    let float = deepchess_trainer::commands::export::load_float(&run.join("model.dcnf")).unwrap();
+    assert!(float.description.contains("one logistic output"), "{}", float.description);
+    let last = float.head().last().unwrap();
+    let inputs = last.weights().len() / last.outputs();
+    assert!(last.weights()[..inputs].iter().any(|&w| w != 0.0));
+    assert!(last.weights()[inputs..].iter().all(|&w| w == 0.0) && last.bias()[1] == 0.0);
+}
+
+#[test]
 fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
     let config = || {

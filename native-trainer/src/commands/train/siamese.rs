@@ -26,6 +26,10 @@ pub struct SiameseArgs {
     /// Override the preset's share of mirrored pairs (0 to 1).
     #[arg(long)]
     mirror: Option<f64>,
+    /// One logistic output instead of the paper's two softmax outputs (the
+    /// ablation): the head's second logit is held at zero.
+    #[arg(long)]
+    one_output: bool,
     /// Training labels: results (the paper's W/L pairs), evals (pairs
     /// ordered by engine evaluation) or blend (W/L pairs, label
     /// λ + (1 − λ)·P(eval)).
@@ -51,6 +55,7 @@ pub(super) fn run(args: &SiameseArgs) -> anyhow::Result<()> {
         config.model = ModelConfig::of(&shape);
     }
     config.init = args.init.as_ref().map(|p| p.display().to_string());
+    config.one_output = args.one_output;
     args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.data.mirror, args.mirror);
     config.data.labels = LabelOptions {

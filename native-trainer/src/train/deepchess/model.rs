@@ -115,6 +115,23 @@ impl Siamese {
         }
     }
 
+    /// The network with its last head layer's second output held at zero
+    /// (its weights and bias), so that the logits are `(z, 0)` and their
+    /// softmax is the logistic `σ(z)`: a head with one output, which the
+    /// paper's two are compared with. The engine reads it as any two-output
+    /// head.
+    pub fn with_one_output(mut self) -> Siamese {
+        let last = self.head.pop().expect("a head has layers");
+        self.head.push(Linear {
+            weight: last.weight.map(|w| {
+                let [inputs, _] = w.dims();
+                w.slice_fill([0..inputs, 1..2], 0.0).detach().require_grad()
+            }),
+            bias: last.bias.map(|b| b.map(|b| b.slice_fill([1..2], 0.0).detach().require_grad())),
+        });
+        self
+    }
+
     /// Tower widths, from 773 to the embedding.
     pub fn tower_widths(&self) -> Vec<usize> {
         let mut tower = vec![INPUTS];

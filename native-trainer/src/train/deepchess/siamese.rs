@@ -43,6 +43,10 @@ pub struct SiameseConfig {
     /// from; the paper's way. None: random initial weights.
     #[config(default = "None")]
     pub init: Option<String>,
+    /// The ablation of the paper's two softmax outputs: one logistic output
+    /// ([`Siamese::with_one_output`]).
+    #[config(default = false)]
+    pub one_output: bool,
 }
 
 /// The Siamese learner: its configuration and its data.
@@ -86,6 +90,7 @@ impl Learner for SiameseLearner {
             return Ok(Siamese::new(&shape, &self.inputs.device));
         }
         let model = seeded(Some(self.config.data.seed), &self.inputs.device, |device| Siamese::new(&shape, device));
+        let model = if self.config.one_output { model.with_one_output() } else { model };
         let Some(init) = &self.config.init else { return Ok(model) };
         let pretrained = RunDir::create(Path::new(init))?;
         let pos2vec = Pos2VecConfig::load(pretrained.path("config.json")).context("--init needs a pos2vec run")?;
@@ -115,7 +120,8 @@ impl Learner for SiameseLearner {
     }
 
     fn constrain(&self, model: Siamese) -> Siamese {
-        model.clip()
+        let model = model.clip();
+        if self.config.one_output { model.with_one_output() } else { model }
     }
 
     fn validate(&self, model: &Siamese, _phase: usize, detail: bool) -> anyhow::Result<Validation> {
@@ -133,8 +139,9 @@ impl Learner for SiameseLearner {
         let mut float = model.to_float();
         let val_accuracy = |r: &EpochRow| r.val_accuracy.unwrap_or(0.0);
         float.description = format!(
-            "DeepChess Siamese network, {}; {} epochs of {} pairs; validation accuracy {:.4}",
+            "DeepChess Siamese network, {}{}; {} epochs of {} pairs; validation accuracy {:.4}",
             if self.config.init.is_some() { "tower pretrained by Pos2Vec" } else { "trained directly" },
+            if self.config.one_output { ", one logistic output" } else { "" },
             rows.len(),
             self.config.data.per_epoch,
             rows.last().map_or(0.0, val_accuracy)
