@@ -9,6 +9,7 @@ import { createEngine } from './engine.js';
 import { fillNetworks, offerSearches } from './networks.js';
 import { choose, openLink, restorePage } from './page-session.js';
 import { Searcher, buildOf, sendSearch, threadLimit } from './searcher.js';
+import { defaultThreads } from './settings.js';
 import { loadSession } from './session.js';
 
 const app = new App();
@@ -40,7 +41,7 @@ window.addEventListener('hashchange', () => {
 
 /**
  * Fills the Threads choice from the engine's thread limit (one where the
- * page is not cross-origin isolated) and sends the default, half the cores;
+ * page is not cross-origin isolated) and sends the default, every core but one;
  * returns the threads chosen, the most there may be, and the engine's reason
  * where that is one.
  */
@@ -48,7 +49,7 @@ function setUpThreads(engine) {
   const { max, why } = threadLimit(engine);
   const select = $('#threads');
   select.replaceChildren(...Array.from({ length: max }, (_, i) => new Option(String(i + 1))));
-  select.value = String(Math.ceil(max / 2));
+  select.value = String(defaultThreads(max, navigator.hardwareConcurrency));
   select.disabled = max === 1;
   engine.send(`setoption name Threads value ${select.value}`);
   return { threads: Number(select.value), maxThreads: max, why };

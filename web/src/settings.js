@@ -39,6 +39,14 @@ export function networkHint(select) {
   return `${picked.title || picked.textContent}.${weaker}`;
 }
 
+/**
+ * The threads a visit starts with: every core but one (the page and the
+ * browser keep that one), at most the engine's limit `max`, at least one.
+ */
+export function defaultThreads(max, cores) {
+  return Math.max(1, Math.min(max, (cores || 1) - 1));
+}
+
 /** The line under the Threads choice: what threads do, or why there is one (the engine's `one thread: …`). */
 export function threadsHint(maxThreads, why) {
   if (maxThreads > 1) return `More threads search deeper in the same time (up to ${maxThreads} here).`;

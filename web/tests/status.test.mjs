@@ -1,7 +1,7 @@
 // The engine's details in words (web/src/status.js) and the Engine settings lines (web/src/settings.js), under node.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { perMoveGo, perMoveHint, perMoveUnit, threadsHint } from '../src/settings.js';
+import { defaultThreads, perMoveGo, perMoveHint, perMoveUnit, threadsHint } from '../src/settings.js';
 import { buildText, networkText } from '../src/status.js';
 
 test("the engine's build in words", () => {
@@ -25,6 +25,16 @@ test("the engine's network line in words: the file, its shape, the searches it p
   // Anything else keeps its words, without the UCI prefix.
   assert.equal(networkText('info string something new'), 'something new');
   assert.equal(networkText(''), '');
+});
+
+test('a visit starts with every core but one, within the engine\'s limit', () => {
+  assert.equal(defaultThreads(8, 8), 7);
+  assert.equal(defaultThreads(2, 2), 1);
+  assert.equal(defaultThreads(32, 64), 32);
+  // Not isolated (one thread), one core, or no count from the browser.
+  assert.equal(defaultThreads(1, 8), 1);
+  assert.equal(defaultThreads(1, 1), 1);
+  assert.equal(defaultThreads(4, undefined), 1);
 });
 
 test('the Threads line says what threads do, or why there is one', () => {
