@@ -2,4 +2,5 @@
 
 pub mod binary;
 pub mod engine;
+pub mod fixture;
 pub mod shipped;

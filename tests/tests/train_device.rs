@@ -10,20 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use deepchess_tests::binary::deepchess;
-
-fn dataset(dir: &Path) -> std::path::PathBuf {
-    let pgn = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/games.pgn"));
-    let data = dir.join("data");
-    let out = Command::new(deepchess())
-        .args(["data", "build", "--quiet", "--all-positions", "--skip-moves", "0", "--keep-duplicates", "--pgn"])
-        .arg(pgn)
-        .arg("--out")
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    data
-}
+use deepchess_tests::fixture::fixture_dataset;
 
 /// One small epoch of the Siamese network's smoke preset on `device`.
 fn train(data: &Path, out: &Path, device: &str) -> Output {
@@ -71,7 +58,7 @@ fn refused(out: &Output, device: &str, code: i32, expected: &str) {
 #[test]
 fn every_device_choice_trains_or_says_why() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dataset(dir.path());
+    let data = fixture_dataset(dir.path());
     let found = adapters();
     let software = found.iter().any(|(_, kind)| kind == "cpu");
     let hardware = found.iter().any(|(_, kind)| ["discrete", "integrated", "virtual"].contains(&kind.as_str()));

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use deepchess_tests::binary::deepchess;
+use deepchess_tests::fixture::fixture_dataset;
 
 const SHAPE: [&str; 4] = ["--tower", "773,32,16", "--head", "32,16,2"];
 
@@ -24,16 +25,7 @@ fn run(args: &[&str], data: &Path, out: &Path) -> Output {
 #[test]
 fn pos2vec_pretrains_the_shape_asked_for() {
     let dir = tempfile::tempdir().unwrap();
-    let pgn = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/games.pgn"));
-    let data = dir.path().join("data");
-    let out = Command::new(deepchess())
-        .args(["data", "build", "--quiet", "--all-positions", "--skip-moves", "0", "--keep-duplicates", "--pgn"])
-        .arg(pgn)
-        .arg("--out")
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let data = fixture_dataset(dir.path());
 
     let pos2vec = dir.path().join("pos2vec");
     let out = run(&[&["train", "pos2vec", "--preset", "smoke", "--epochs", "1"][..], &SHAPE].concat(), &data, &pos2vec);

@@ -127,7 +127,7 @@ impl Siamese {
                 let [inputs, _] = w.dims();
                 w.slice_fill([0..inputs, 1..2], 0.0).detach().require_grad()
             }),
-            bias: last.bias.map(|b| b.map(|b| b.slice_fill([1..2], 0.0).detach().require_grad())),
+            bias: last.bias.map(|b| b.map(|b| b.slice_fill(1..2, 0.0).detach().require_grad())),
         });
         self
     }
