@@ -121,13 +121,16 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
     moves
 }
 
-/// Whether the side to move has a legal move: a free square for the king or
-/// for a knight that no pin holds settles it; otherwise the whole list.
-pub fn has_legal_move(pos: &Chess) -> bool {
+/// Whether the side to move has a legal move, `in_check` saying whether it
+/// is in check (the caller knows; shakmaty would find the checkers again):
+/// out of check, a free square for the king or for a knight that no pin
+/// holds settles it; otherwise the whole list.
+pub fn has_legal_move(pos: &Chess, in_check: bool) -> bool {
+    debug_assert_eq!(in_check, pos.is_check());
     let board = pos.board();
     let turn = pos.turn();
     let Some(king) = board.king_of(turn) else { return !pos.legal_moves().is_empty() };
-    if pos.checkers().is_empty() {
+    if !in_check {
         let occupied = board.occupied();
         if (king_attacks(king) & !pos.us()).into_iter().any(|to| board.attacks_to(to, !turn, occupied).is_empty()) {
             return true;
@@ -188,7 +191,7 @@ pub fn perft_checked(pos: &Chess, depth: u32) -> Result<(u64, u64), Mismatch> {
         let mismatch = |what| Mismatch { fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(), what };
         let legal = pos.legal_moves();
         *checked += 1;
-        if has_legal_move(pos) == legal.is_empty() {
+        if has_legal_move(pos, pos.is_check()) == legal.is_empty() {
             return Err(mismatch("has_legal_move"));
         }
         if !pos.is_check() {
@@ -283,7 +286,7 @@ mod tests {
         ] {
             let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
             assert_eq!(pos.legal_moves().len(), moves, "{fen}: the case itself");
-            assert_eq!(has_legal_move(&pos), moves > 0, "{fen}");
+            assert_eq!(has_legal_move(&pos, pos.is_check()), moves > 0, "{fen}");
             if !pos.is_check() {
                 let mut legal = pos.legal_moves();
                 retain_tactical(&mut legal);

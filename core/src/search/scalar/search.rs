@@ -341,7 +341,7 @@ impl<E: Evaluator> ScalarSearch<E> {
         // says whether the node is stalemate, and its moves wait until the
         // table, pruning and quiescence have had their say.
         let evasions = in_check.then(|| pos.legal_moves());
-        if !evasions.as_ref().map_or_else(|| has_legal_move(&pos), |moves| !moves.is_empty()) {
+        if !evasions.as_ref().map_or_else(|| has_legal_move(&pos, false), |moves| !moves.is_empty()) {
             return Some(if in_check { -MATE + ply as i32 } else { 0 });
         }
         if pos.halfmoves() >= 100 {
