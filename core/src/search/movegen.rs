@@ -29,7 +29,7 @@ use shakmaty::attacks::{aligned, between, bishop_attacks, king_attacks, knight_a
 use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, MoveList, Position, Role, Square};
 
-use crate::search::types::{child_hash, zobrist};
+use crate::search::types::{child_hash, null_move_hash, zobrist};
 
 /// The chess programming wiki's perft positions, each with a depth and its
 /// published leaf count at that depth.
@@ -168,7 +168,8 @@ pub fn retain_tactical(moves: &mut MoveList) {
 pub struct Mismatch {
     /// The position.
     pub fen: String,
-    /// What differs: `"has_legal_move"`, `"tactical_moves"` or `"key"`.
+    /// What differs: `"has_legal_move"`, `"tactical_moves"`, `"key"` or
+    /// `"null move key"`.
     pub what: &'static str,
 }
 
@@ -184,7 +185,8 @@ impl core::error::Error for Mismatch {}
 /// move path to shakmaty at every position of the tree, leaves included:
 /// [`has_legal_move`] to a non-empty list, [`tactical_moves`] (out of check)
 /// to [`retain_tactical`] of the list, and each child's incremental key (as
-/// the search computes it) to its key computed afresh. Returns the leaf
+/// the search computes it, after a move and, out of check, after a null
+/// move) to its key computed afresh. Returns the leaf
 /// count and the positions checked.
 pub fn perft_checked(pos: &Chess, depth: u32) -> Result<(u64, u64), Mismatch> {
     fn walk(pos: &Chess, hash: u64, depth: u32, checked: &mut u64) -> Result<u64, Mismatch> {
@@ -195,6 +197,11 @@ pub fn perft_checked(pos: &Chess, depth: u32) -> Result<(u64, u64), Mismatch> {
             return Err(mismatch("has_legal_move"));
         }
         if !pos.is_check() {
+            if let Ok(passed) = pos.clone().swap_turn()
+                && null_move_hash(pos, hash) != zobrist(&passed)
+            {
+                return Err(mismatch("null move key"));
+            }
             let mut expected = legal.clone();
             retain_tactical(&mut expected);
             if tactical_moves(pos) != expected {

@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use crate::search::score::Score;
@@ -68,6 +68,14 @@ pub enum Event {
 /// updated incrementally where shakmaty can, else computed afresh.
 pub(crate) fn child_hash(pos: &Chess, hash: u64, m: Move, child: &Chess) -> u64 {
     pos.update_zobrist_hash(Zobrist64(hash), m, EnPassantMode::Legal).map_or_else(|| zobrist(child), |z| z.0)
+}
+
+/// The key of `pos` after a null move (`swap_turn`, which also clears the
+/// en passant square) from `hash`, the key of `pos`: the side to move's key
+/// and, where `pos` had a legal en passant capture, its file's key toggled.
+pub(crate) fn null_move_hash(pos: &Chess, hash: u64) -> u64 {
+    let ep = pos.legal_ep_square().map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0);
+    hash ^ Zobrist64::zobrist_for_white_turn().0 ^ ep
 }
 
 /// The Zobrist hash shakmaty computes, with the en passant square counted

@@ -38,7 +38,7 @@ use crate::search::scalar::score_table::{Bound, MATE, MATE_BOUND, ScoreTable, sc
 use crate::search::score::Score;
 use crate::search::see::see_ge;
 use crate::search::step_loop::Sliced;
-use crate::search::types::{MAX_PLY, child_hash, zobrist};
+use crate::search::types::{MAX_PLY, child_hash, null_move_hash, zobrist};
 
 mod step_loop;
 
@@ -413,7 +413,8 @@ impl<E: Evaluator> ScalarSearch<E> {
         let Ok(child) = node.pos.clone().swap_turn() else { return };
         let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
         node.pending = Pending::Null;
-        let hash = zobrist(&child);
+        let hash = null_move_hash(&node.pos, node.hash);
+        debug_assert_eq!(hash, zobrist(&child));
         let ply = node.ply + 1;
         self.evaluator.push_null(&node.pos);
         self.progress.path.push(hash);
