@@ -185,6 +185,23 @@ fn crelu_has_the_values_and_gradient_of_a_clamp() {
 }
 
 #[test]
+fn stop_after_ends_a_call_at_an_epoch_and_resumes_exactly() {
+    // A time limit of zero ends each call after its first epoch, at a
+    // checkpoint; the resumed run ends as the uninterrupted one. An hour
+    // runs the whole schedule in one call.
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
+    let whole = dir.path().join("whole");
+    let hour = RunOptions { stop_after: Some(std::time::Duration::from_secs(3600)), ..FRESH };
+    assert_eq!(train(smoke_config(3), &data, &whole, &hour, SiameseLearner::new).len(), 3);
+    let parts = dir.path().join("parts");
+    let now = |options: RunOptions| RunOptions { stop_after: Some(std::time::Duration::ZERO), ..options };
+    assert_eq!(train(smoke_config(3), &data, &parts, &now(FRESH), SiameseLearner::new).len(), 1);
+    assert_eq!(train(smoke_config(3), &data, &parts, &now(RESUME), SiameseLearner::new).len(), 2);
+    assert_eq!(train(smoke_config(3), &data, &parts, &now(RESUME), SiameseLearner::new).len(), 3);
+    assert_same_metrics(&whole.join("metrics.csv"), &parts.join("metrics.csv"));
+}
+
+#[test]
 fn one_output_holds_the_second_logit_at_zero_and_learns() {
     // The ablation of the paper's two outputs: the head's second output
     // stays exactly zero (so its softmax is a logistic output) and the

@@ -121,9 +121,9 @@ fn every_position() -> Sampling {
 static TRAINING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// A run from its start, without progress bars.
-const FRESH: RunOptions = RunOptions { resume: false, quiet: true, max_epochs: None };
+const FRESH: RunOptions = RunOptions { resume: false, quiet: true, max_epochs: None, stop_after: None };
 /// A resumed run.
-const RESUME: RunOptions = RunOptions { resume: true, quiet: true, max_epochs: None };
+const RESUME: RunOptions = RunOptions { resume: true, quiet: true, max_epochs: None, stop_after: None };
 
 /// Asserts that two metrics files have the same header and rows, every
 /// figure but the last (speed, which depends on the machine's load) within

@@ -61,6 +61,11 @@ pub struct RunArgs {
     /// Stop after this many epochs (continue later with --resume).
     #[arg(long)]
     max_epochs: Option<usize>,
+    /// Stop before an epoch that would end more than this many minutes after
+    /// the start, judged by the epoch before (the first always runs); the run
+    /// keeps its last checkpoint (continue later with --resume).
+    #[arg(long, value_name = "MINUTES")]
+    stop_after: Option<f64>,
 }
 
 impl RunArgs {
@@ -71,7 +76,8 @@ impl RunArgs {
         config: C,
         new: impl FnOnce(C, &Path, DeviceChoice, bool) -> anyhow::Result<L>,
     ) -> anyhow::Result<Vec<EpochRow>> {
-        let options = RunOptions { resume: self.resume, quiet: self.quiet, max_epochs: self.max_epochs };
+        let stop_after = self.stop_after.map(|minutes| std::time::Duration::from_secs_f64(minutes.max(0.0) * 60.0));
+        let options = RunOptions { resume: self.resume, quiet: self.quiet, max_epochs: self.max_epochs, stop_after };
         epochs::run_learner(config, &self.data, &self.out, self.device, &options, new)
     }
 }

@@ -40,6 +40,10 @@ pub struct RunOptions {
     /// End this call after that many epochs, however far the run is
     /// (`--resume` continues it later).
     pub max_epochs: Option<usize>,
+    /// End this call before an epoch that would end past this much time
+    /// since it began, judged by the epoch before (the first epoch always
+    /// runs): a run inside a time limit stops at a checkpoint of its own.
+    pub stop_after: Option<std::time::Duration>,
 }
 
 /// The phase and the epoch within it of the run's `index`-th epoch (0-based).
@@ -110,6 +114,8 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
     let (rank, ranks) = (cluster::rank(), cluster::size());
 
     let stop = done.saturating_add(options.max_epochs.unwrap_or(usize::MAX)).min(total);
+    let began = Instant::now();
+    let mut last_epoch = std::time::Duration::ZERO;
     // A panic (a backend's, after the device was chosen) ends the run with an
     // error that names the intact checkpoint: see `crash`.
     crash::install_hook();
@@ -117,6 +123,16 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
     let result = crash::guard(|| {
         let (mut model, mut optim) = (model, optim);
         for index in done..stop {
+            // Rank 0's clock decides, for every rank.
+            let out_of_time =
+                options.stop_after.is_some_and(|limit| index > done && began.elapsed() + last_epoch > limit);
+            if cluster::broadcast_u64(u64::from(out_of_time)) == 1 {
+                if !options.quiet {
+                    eprintln!("stopping before epoch {} (--stop-after); --resume continues", index + 1);
+                }
+                break;
+            }
+            let epoch_began = Instant::now();
             let (p, epoch) = locate(&phases, index);
             let phase = &phases[p];
             if epoch == 0 {
@@ -230,6 +246,7 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
             metrics::write(run.dir(), &rows, learner.loss_name())?;
             run.set_state(serde_json::json!({ "epochs_done": rows.len(), "train_seconds": trained }))?;
             crash::checkpointed(run.dir(), index + 1);
+            last_epoch = epoch_began.elapsed();
         }
         Ok(())
     });
