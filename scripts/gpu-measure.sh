@@ -86,19 +86,27 @@ for step in "${steps[@]}"; do
         cat "$OUT/devices.txt" >>"$SUMMARY"
         ;;
     bench-cuda)
-        bench cuda-distilled-16k cuda 16384
-        bench cuda-distilled-64k cuda 65536
+        # Batches gathered on the device (what training does on a GPU), and
+        # built on the host (the old way) for the comparison.
+        bench cuda-distilled-16k cuda 16384 --gather device
+        bench cuda-distilled-16k-host cuda 16384 --gather host
+        bench cuda-distilled-64k cuda 65536 --gather device
         bench cuda-full-16k cuda 16384 --full
         bench cuda-full-64k cuda 65536 --full
         ;;
     bench-learners)
-        bench cuda-value-16k cuda 16384 --learner value
+        # The value step with its batches gathered on the device (what
+        # `train value` does on a GPU) and built on the host (the old way).
+        bench cuda-value-16k cuda 16384 --learner value --gather device
+        bench cuda-value-16k-host cuda 16384 --learner value --gather host
+        bench cuda-value-64k cuda 65536 --learner value --gather device
         bench cuda-az-6x64-1k cuda 1024 --learner az
         bench cuda-az-6x64-4k cuda 4096 --learner az
         bench cuda-az-19x256-256 cuda 256 --learner az --blocks 19 --filters 256
         ;;
     bench-wgpu)
         bench wgpu-distilled-16k wgpu:discrete 16384
+        bench wgpu-value-16k wgpu:discrete 16384 --learner value --gather device
         bench wgpu-full-16k wgpu:discrete 16384 --full
         ;;
     bench-flex)

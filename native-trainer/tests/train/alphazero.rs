@@ -149,10 +149,10 @@ fn alphazero_self_play_targets_are_distributions_and_training_on_them_lowers_the
     let batch = &samples[..256];
     let phase = &learner.phases()[0];
     let mut optim = phase.optim.init();
-    let loss_of = |model: &_| learner.loss(model, 0, batch).loss.into_scalar::<f32>();
+    let loss_of = |model: &_| learner.loss(model, 0, batch, 0).loss.into_scalar::<f32>();
     let before = loss_of(&model);
     for _ in 0..30 {
-        let loss = learner.loss(&model, 0, batch).loss;
+        let loss = learner.loss(&model, 0, batch, 0).loss;
         let grads = GradientsParams::from_grads(loss.backward(), &model);
         model = fresh(learner.constrain(optim.step(phase.optim.learning_rate, model, grads)));
     }

@@ -201,6 +201,25 @@ fn stop_after_ends_a_call_at_an_epoch_and_resumes_exactly() {
     assert_same_metrics(&whole.join("metrics.csv"), &parts.join("metrics.csv"));
 }
 
+/// The pairs a GPU gathers on the device (their positions uploaded once,
+/// mirror images by a lookup there) train the network the host's batches
+/// train: the same losses, accuracies and held-out figures each epoch,
+/// within the rounding of summing a position's rows in another order.
+#[test]
+fn pairs_gathered_on_the_device_train_the_hosts_network() {
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
+    let mut config = smoke_config(2);
+    // Half the pairs mirrored, so both kinds of gather are trained through.
+    config.data.mirror = 0.5;
+    let (host, device) = (dir.path().join("host"), dir.path().join("device"));
+    let host_rows = train(config.clone(), &data, &host, &FRESH, SiameseLearner::new);
+    let on_device = |c, d: &Path, dev, q| Ok(SiameseLearner::new(c, d, dev, q)?.with_device_batches(true));
+    let device_rows = train(config, &data, &device, &FRESH, on_device);
+    println!("host {host_rows:?}\ndevice {device_rows:?}");
+    assert_same_metrics(&host.join("metrics.csv"), &device.join("metrics.csv"));
+    assert_ne!(host_rows[0].val_loss, host_rows[1].val_loss);
+}
+
 #[test]
 fn one_output_holds_the_second_logit_at_zero_and_learns() {
     // The ablation of the paper's two outputs: the head's second output

@@ -96,6 +96,23 @@ fn value_network_learns_resumes_and_exports_within_bound() {
     assert!(mean_cp <= 10.0, "mean error {mean_cp} cp");
 }
 
+/// The batches a GPU gathers on the device (every position uploaded once,
+/// the mirror images by a lookup there) train the network the host's
+/// batches train: the same losses and held-out figures each epoch, within
+/// the float rounding of summing a position's rows in another order.
+#[test]
+fn batches_gathered_on_the_device_train_the_hosts_network() {
+    let Fixture { _turn, dir, data } = fixture(None, every_position());
+    let (host, device) = (dir.path().join("host"), dir.path().join("device"));
+    let host_rows = train(smoke_config(2), &data, &host, &FRESH, ValueLearner::new);
+    let on_device = |c, d: &Path, dev, q| Ok(ValueLearner::new(c, d, dev, q)?.with_device_batches(true));
+    let device_rows = train(smoke_config(2), &data, &device, &FRESH, on_device);
+    println!("host {host_rows:?}\ndevice {device_rows:?}");
+    assert_same_metrics(&host.join("metrics.csv"), &device.join("metrics.csv"));
+    // The runs trained: a second epoch that repeated the first would pass the above too.
+    assert_ne!(host_rows[0].val_loss, host_rows[1].val_loss);
+}
+
 #[test]
 fn source_weights_set_each_inputs_share_of_the_draws() {
     let _turn = TRAINING.lock().unwrap_or_else(|e| e.into_inner());

@@ -7,6 +7,7 @@ use super::ShapeArgs;
 use crate::train::deepchess::speed::{self, BenchLearner, SpeedOptions};
 use crate::train::deepchess::value::ValueConfig;
 use crate::train::runner::device::{self, DeviceChoice};
+use crate::train::runner::device_batches::gather_on_device;
 use crate::train::runner::preset::Preset;
 
 /// Arguments of `train bench`.
@@ -38,6 +39,23 @@ pub struct BenchArgs {
     /// Seed of the positions, pairs and weights.
     #[arg(long, default_value_t = 2016)]
     seed: u64,
+    /// Where the value and Siamese steps build their batches: `device` (every position
+    /// uploaded once, each batch gathered there), `host` (each batch built and uploaded), or
+    /// `auto` (as training does on this device: on the device for a GPU backend, on the host
+    /// for flex).
+    #[arg(long, value_enum, default_value = "auto")]
+    gather: Gather,
+}
+
+/// Where value batches are built (`--gather`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Gather {
+    /// As training does on the device.
+    Auto,
+    /// Built and uploaded each step.
+    Host,
+    /// Gathered on the device.
+    Device,
 }
 
 pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -56,6 +74,11 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         warmup: args.warmup,
         positions: 20_000,
         seed: args.seed,
+        gather: match args.gather {
+            Gather::Auto => None,
+            Gather::Host => Some(false),
+            Gather::Device => Some(true),
+        },
     };
     let speed = speed::measure(&options, &device);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -67,13 +90,17 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchLearner::Value => println!("network           : value {:?} + utility", shape.tower()),
         BenchLearner::Az => println!("network           : az {} blocks × {} filters", args.blocks, args.filters),
     }
+    if args.learner != BenchLearner::Az {
+        let on_device = options.gather.unwrap_or_else(|| gather_on_device(&device));
+        println!("batches           : {}", if on_device { "gathered on the device" } else { "built on the host" });
+    }
     println!("batch             : {} {unit}", args.batch_size);
     println!("steps             : {} timed, {} warm-up", args.steps, args.warmup);
-    println!("time              : {:.2} s (last loss {:.4})", speed.seconds, speed.loss);
+    println!("time              : {:.2} s (mean loss {:.4})", speed.seconds, speed.loss);
     if let Some(host) = speed.host_seconds {
         let steps = args.steps.max(1) as f64;
         println!(
-            "per step          : {:.2} ms building the batch on the host, {:.2} ms the rest",
+            "per step          : {:.2} ms building the batch, {:.2} ms the rest",
             1000.0 * host / steps,
             1000.0 * (speed.seconds - host) / steps
         );

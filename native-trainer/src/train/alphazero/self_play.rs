@@ -195,8 +195,8 @@ impl Learner for AzSelfPlayLearner {
         Ok((0..self.config.data.per_epoch).map(|_| buffer[rng.random_range(0..buffer.len())].clone()).collect())
     }
 
-    fn loss(&self, model: &AzModel, phase: usize, batch: &[Sample]) -> Loss {
-        self.base.loss(model, phase, batch)
+    fn loss(&self, model: &AzModel, phase: usize, batch: &[Sample], at: usize) -> Loss {
+        self.base.loss(model, phase, batch, at)
     }
 
     fn validate(&self, model: &AzModel, phase: usize, detail: bool) -> anyhow::Result<Validation> {

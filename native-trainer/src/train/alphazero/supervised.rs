@@ -20,7 +20,7 @@ use std::path::Path;
 use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::log_softmax;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Device, IndexingUpdateOp, Int, Tensor, TensorData};
 use deepchess_core::alphazero::POLICY_SIZE;
 
 pub use crate::data::az::{Sample, sample, samples};
@@ -34,7 +34,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{seeded, tensor_values};
+use crate::train::runner::tensors::seeded;
 
 /// The network's size: residual blocks and filters.
 #[derive(Config, Debug, PartialEq)]
@@ -59,14 +59,54 @@ pub struct AzConfig {
     pub play: AzPlayConfig,
 }
 
-/// A batch's losses, summed pieces kept apart for validation.
+/// A batch's losses, summed pieces kept apart for validation. Every figure
+/// stays on the device until a caller reads it.
 pub struct Parts {
     /// The batch's mean loss, with its graph.
     pub loss: Tensor<1>,
-    /// `(z − v)²` per position.
-    pub value_error: Vec<f32>,
-    /// The positions whose best legal logit is `π`'s largest entry.
-    pub top1: usize,
+    /// `(z − v)²` summed over the batch.
+    pub value_error: Tensor<1>,
+    /// How many positions have their best legal logit at the played move
+    /// (a one-element float count).
+    pub top1: Tensor<1>,
+}
+
+/// Rows of `lists` (entries `(index, value)`, at most `width` a row) as a
+/// `[rows, POLICY_SIZE]` tensor built on the device: the lists travel, not
+/// the dense rows (4,672 floats a position). Short lists are padded with
+/// `(0, 0.0)`, which adds nothing.
+fn scattered<'a>(lists: impl Iterator<Item = &'a [(u16, f32)]>, device: &Device) -> Tensor<2> {
+    let lists: Vec<&[(u16, f32)]> = lists.collect();
+    let (rows, width) = (lists.len(), lists.iter().map(|l| l.len()).max().unwrap_or(0).max(1));
+    let (mut indices, mut values) = (vec![0i64; rows * width], vec![0f32; rows * width]);
+    for (row, list) in lists.iter().enumerate() {
+        for (slot, &(index, value)) in list.iter().enumerate() {
+            indices[row * width + slot] = i64::from(index);
+            values[row * width + slot] = value;
+        }
+    }
+    let indices = Tensor::<2, Int>::from_data(TensorData::new(indices, [rows, width]), device);
+    let values = Tensor::<2>::from_data(TensorData::new(values, [rows, width]), device);
+    Tensor::<2>::zeros([rows, POLICY_SIZE], device).scatter(1, indices, values, IndexingUpdateOp::Add)
+}
+
+/// The loss of `batch` on `model` (on `device`), and its figures.
+pub fn batch_loss(model: &AzModel, batch: &[Sample], device: &Device) -> Parts {
+    let n = batch.len();
+    let out = model.forward(AzModel::input(batch.iter().map(Sample::planes), device));
+    let pi = scattered(batch.iter().map(Sample::policy), device);
+    let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(Sample::z).collect::<Vec<_>>(), [n]), device);
+    let cross_entropy = (log_softmax(out.logits.clone(), 1) * pi).sum_dim(1).reshape([n]).neg();
+    let error = (out.value.clone() - zs).powi_scalar(2);
+    let loss = (error.clone() + cross_entropy).mean();
+    // Top-1 among the legal moves: the other moves' logits masked out.
+    let legal: Vec<Vec<(u16, f32)>> = batch.iter().map(|s| s.legal().iter().map(|&m| (m, 1.0)).collect()).collect();
+    let legal = scattered(legal.iter().map(Vec::as_slice), device);
+    let best = out.logits.detach().mask_fill(legal.lower_elem(0.5), f32::NEG_INFINITY).argmax(1);
+    let targets: Vec<i64> = batch.iter().map(|s| s.target() as i64).collect();
+    let targets = Tensor::<2, Int>::from_data(TensorData::new(targets, [n, 1]), device);
+    let top1 = best.equal(targets).int().sum().float();
+    Parts { loss, value_error: error.detach().sum(), top1 }
 }
 
 /// The supervised AlphaZero learner.
@@ -86,34 +126,6 @@ impl AzLearner {
     }
 }
 
-/// The loss of `batch` on `model` (on `device`), and its figures.
-pub fn batch_loss(model: &AzModel, batch: &[Sample], device: &Device) -> Parts {
-    let n = batch.len();
-    let out = model.forward(AzModel::input(batch.iter().map(Sample::planes), device));
-    let mut pi = vec![0f32; n * POLICY_SIZE];
-    for (row, s) in pi.chunks_exact_mut(POLICY_SIZE).zip(batch) {
-        for &(index, p) in s.policy() {
-            row[usize::from(index)] = p;
-        }
-    }
-    let pi = Tensor::<2>::from_data(TensorData::new(pi, [n, POLICY_SIZE]), device);
-    let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(Sample::z).collect::<Vec<_>>(), [n]), device);
-    let cross_entropy = (log_softmax(out.logits.clone(), 1) * pi).sum_dim(1).reshape([n]).neg();
-    let error = (out.value.clone() - zs).powi_scalar(2);
-    let loss = (error.clone() + cross_entropy).mean();
-    let logits = tensor_values(out.logits.detach());
-    let top1 = batch
-        .iter()
-        .enumerate()
-        .filter(|(i, s)| {
-            let row = &logits[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
-            let best = s.legal().iter().max_by(|a, b| row[usize::from(**a)].total_cmp(&row[usize::from(**b)]));
-            best.is_some_and(|&b| usize::from(b) == s.target())
-        })
-        .count();
-    Parts { loss, value_error: tensor_values(error.detach()), top1 }
-}
-
 /// Scores `model` on `val`: the mean loss, the policy's top-1 among the
 /// legal moves, and (as the detail, when asked) the value's mean squared
 /// error. Batch norms use their running statistics: the model is moved off
@@ -125,8 +137,8 @@ pub fn validate_on(model: &AzModel, val: &[Sample], device: &Device, detail: boo
     for chunk in val.chunks(256) {
         let parts = batch_loss(&scoring, chunk, &device);
         loss += f64::from(parts.loss.into_scalar::<f32>()) * chunk.len() as f64;
-        top1 += parts.top1;
-        squared += parts.value_error.iter().map(|&e| f64::from(e)).sum::<f64>();
+        top1 += parts.top1.into_scalar::<f32>() as usize;
+        squared += f64::from(parts.value_error.into_scalar::<f32>());
     }
     let n = val.len().max(1) as f64;
     let detail = detail.then(|| format!("value MSE {:.4} on {} held-out positions", squared / n, val.len()));
@@ -155,7 +167,7 @@ impl Learner for AzLearner {
         Ok(samples(self.inputs.train.records(), self.config.data.per_epoch, mix(self.config.data.seed, epoch as u64)))
     }
 
-    fn loss(&self, model: &AzModel, _phase: usize, batch: &[Sample]) -> Loss {
+    fn loss(&self, model: &AzModel, _phase: usize, batch: &[Sample], _at: usize) -> Loss {
         let parts = batch_loss(model, batch, &self.inputs.device);
         Loss { loss: parts.loss, correct: Some(parts.top1) }
     }

@@ -142,7 +142,7 @@ impl Learner for DistillLearner {
         })
     }
 
-    fn loss(&self, student: &Siamese, _phase: usize, batch: &[Item]) -> Loss {
+    fn loss(&self, student: &Siamese, _phase: usize, batch: &[Item], _at: usize) -> Loss {
         let (encoded, device) = (&self.inputs.encoded, &self.inputs.device);
         let positions: Vec<u32> =
             batch.iter().filter_map(|i| if let Item::Position(p) = i { Some(*p) } else { None }).collect();

@@ -167,7 +167,7 @@ impl Learner for Pos2VecLearner {
         Ok(self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch))
     }
 
-    fn loss(&self, model: &Pos2VecModel, layer: usize, batch: &[u32]) -> Loss {
+    fn loss(&self, model: &Pos2VecModel, layer: usize, batch: &[u32], _at: usize) -> Loss {
         // The layers below are frozen: without gradients, their codes leave
         // no autodiff graph behind.
         let frozen = model.network.clone().no_grad();

@@ -8,13 +8,14 @@
 //! epoch; this learner adds the float network (`model.dcnf`, and
 //! `best.dcnf` for the best validation epoch) that `deepchess export` reads.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use anyhow::Context;
 use burn::config::Config;
 use burn::optim::{GradientsParams, ModuleOptimizer};
-use burn::tensor::Tensor;
 use burn::tensor::activation::log_softmax;
+use burn::tensor::{Int, Tensor};
 
 use crate::data::Pair;
 use crate::eval::accuracy;
@@ -23,12 +24,13 @@ use crate::train::deepchess::pos2vec::{self, Pos2VecConfig};
 use crate::train::runner::batch::{PairBatch, pair_batch};
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::device_batches::{DeviceEncoded, StagedPairs, gather_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{seeded, tensor_values};
+use crate::train::runner::tensors::seeded;
 
 /// A Siamese run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -54,6 +56,11 @@ pub struct SiameseLearner {
     config: SiameseConfig,
     inputs: Inputs,
     val_pairs: Vec<Pair>,
+    /// The training positions on the device, where batches are gathered
+    /// there ([`gather_on_device`]).
+    on_device: Option<DeviceEncoded>,
+    /// The current epoch's pairs on the device (with `on_device`).
+    staged: RefCell<Option<StagedPairs>>,
 }
 
 impl SiameseLearner {
@@ -62,7 +69,19 @@ impl SiameseLearner {
         let seed = config.data.seed;
         let inputs = Inputs::open(data, device, config.data.labels, seed, quiet)?;
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
-        Ok(SiameseLearner { config, inputs, val_pairs })
+        let on_device = gather_on_device(&inputs.device);
+        let learner = SiameseLearner { config, inputs, val_pairs, on_device: None, staged: RefCell::new(None) };
+        Ok(learner.with_device_batches(on_device))
+    }
+
+    /// Gathers the training batches on the device (every position uploaded
+    /// once, an epoch's pairs once an epoch), or builds them on the host.
+    /// [`SiameseLearner::new`] chooses by the device ([`gather_on_device`]);
+    /// either way trains the same network, within float rounding.
+    pub fn with_device_batches(mut self, on: bool) -> Self {
+        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
+        self.staged = RefCell::new(None);
+        self
     }
 }
 
@@ -107,16 +126,21 @@ impl Learner for SiameseLearner {
 
     fn epoch(&self, _model: &Siamese, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Pair>> {
         let data = &self.config.data;
-        Ok(self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed))
+        let pairs = self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed);
+        if self.on_device.is_some() {
+            *self.staged.borrow_mut() = Some(StagedPairs::new(&pairs, &self.inputs.device));
+        }
+        Ok(pairs)
     }
 
-    fn loss(&self, model: &Siamese, _phase: usize, batch: &[Pair]) -> Loss {
-        let batch = pair_batch(&self.inputs.encoded, batch, &self.inputs.device);
+    fn loss(&self, model: &Siamese, _phase: usize, batch: &[Pair], at: usize) -> Loss {
+        let batch = match (&self.on_device, &*self.staged.borrow()) {
+            (Some(encoded), Some(staged)) => staged.batch(encoded, at, batch.len()),
+            _ => pair_batch(&self.inputs.encoded, batch, &self.inputs.device),
+        };
         let logits = model.forward(&batch.first, &batch.second); // [batch, 2]
         let loss = pair_loss(logits.clone(), &batch);
-        let values = tensor_values(logits.detach());
-        let correct = values.chunks_exact(2).zip(&batch.classes).filter(|(l, c)| (l[0] > l[1]) == (**c == 0)).count();
-        Loss { loss, correct: Some(correct) }
+        Loss { loss, correct: Some(correct_pairs(logits.detach(), batch.classes)) }
     }
 
     fn constrain(&self, model: Siamese) -> Siamese {
@@ -149,6 +173,14 @@ impl Learner for SiameseLearner {
         // The epoch with the best validation accuracy is kept as best.dcnf.
         run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, |r| Some(val_accuracy(r))))
     }
+}
+
+/// How many pairs the logits (`[batch, 2]`) put in their class (`[batch,
+/// 1]`), counted on the device: class 0 where the first logit is the
+/// higher (a one-element float count).
+pub fn correct_pairs(logits: Tensor<2>, classes: Tensor<2, Int>) -> Tensor<1> {
+    let second = logits.clone().narrow(1, 0, 1).greater(logits.narrow(1, 1, 1)).bool_not();
+    second.int().equal(classes).int().sum().float()
 }
 
 /// One optimizer step on `batch`, as the runner takes it with this learner:

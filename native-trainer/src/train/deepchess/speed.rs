@@ -5,9 +5,10 @@
 //! --supervised`).
 //!
 //! Each timed step is a step of that learner: the batch is built from
-//! encoded positions, then forward, backward, the optimizer and the clip,
-//! and the loss (and, where the learner counts them, the logits) is read
-//! back, as the training loop reads it for its metrics. Loading data and
+//! encoded positions, then forward, backward, the optimizer and the clip;
+//! the loss (and, where the learner counts them, the correct count, counted
+//! on the device) is read back a few steps at a time, as the training loop
+//! reads it for its metrics. Loading data and
 //! validation are left out: they are per-epoch costs that `metrics.csv`'s
 //! `items_per_second` also leaves out.
 //!
@@ -28,12 +29,14 @@ use crate::data::{Pair, Record, random_records};
 use crate::train::alphazero::model::AzModel;
 use crate::train::alphazero::supervised::{batch_loss as az_loss, samples};
 use crate::train::deepchess::model::Siamese;
-use crate::train::deepchess::siamese::step;
-use crate::train::deepchess::value::batch_loss as value_loss;
+use crate::train::deepchess::siamese::{correct_pairs, step};
+use crate::train::deepchess::value::{batch_loss as value_loss, device_batch_loss};
 use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::{Encoded, pair_batch};
+use crate::train::runner::device_batches::{DeviceEncoded, StagedEpoch, StagedPairs, gather_on_device};
 use crate::train::runner::optim::{OptimizerKind, optimizer};
-use crate::train::runner::tensors::{fresh, tensor_values};
+use crate::train::runner::tally::{Step, Tally};
+use crate::train::runner::tensors::fresh;
 
 /// Which learner's steps to time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -76,6 +79,10 @@ pub struct SpeedOptions {
     pub positions: usize,
     /// Seed of the positions, the pairs and the weights.
     pub seed: u64,
+    /// Value and Siamese steps: gather the batches on the device
+    /// (`Some(true)`), build them on the host (`Some(false)`), or as
+    /// training would on this device (`None`: [`gather_on_device`]).
+    pub gather: Option<bool>,
 }
 
 /// The measurement.
@@ -88,7 +95,7 @@ pub struct Speed {
     /// Of that, the time spent building the batches' tensors on the host
     /// (Siamese steps only).
     pub host_seconds: Option<f64>,
-    /// The last step's loss (a finite number shows the steps trained).
+    /// The timed steps' mean loss (a finite number shows the steps trained).
     pub loss: f32,
 }
 
@@ -112,46 +119,61 @@ pub fn measure(options: &SpeedOptions, device: &Device) -> Speed {
 }
 
 /// Times `step` (one training step, told whether it is timed or a warm-up
-/// step, returning its loss) over the warm-up and the timed steps.
-fn timed(options: &SpeedOptions, mut step: impl FnMut(bool) -> f32) -> Speed {
-    let (mut start, mut loss) = (Instant::now(), f32::NAN);
-    for i in 0..options.warmup + options.steps {
-        if i == options.warmup {
-            start = Instant::now();
-        }
-        loss = step(i >= options.warmup);
+/// step, returning its figures on the device) over the warm-up and the
+/// timed steps. The figures are read back as the training loop reads them
+/// ([`Tally`]: a few steps at a time), and all of them before the clock
+/// starts and before it stops, so the time is the device's work too.
+fn timed(options: &SpeedOptions, mut step: impl FnMut(bool) -> Step) -> Speed {
+    let mut tally = Tally::new();
+    for _ in 0..options.warmup {
+        tally.push(step(false));
     }
-    let items = options.steps * options.batch_size.max(1);
-    Speed { items, seconds: start.elapsed().as_secs_f64(), host_seconds: None, loss }
+    tally.read();
+    let mut tally = Tally::new();
+    let start = Instant::now();
+    for _ in 0..options.steps {
+        tally.push(step(true));
+    }
+    tally.read();
+    let seconds = start.elapsed().as_secs_f64();
+    Speed { items: tally.seen(), seconds, host_seconds: None, loss: tally.loss() as f32 }
 }
 
 fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let encoded = Encoded::new(records);
+    let on_device =
+        options.gather.unwrap_or_else(|| gather_on_device(device)).then(|| DeviceEncoded::new(&encoded, device));
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
     let mut model = Some(Siamese::new(&options.shape, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
     let batch_size = options.batch_size.max(1);
-    let mut host = 0f64;
+    // Every step's pairs, drawn up front as an epoch's are (and, gathered on
+    // the device, uploaded once as the learner uploads an epoch's).
+    let pairs: Vec<Pair> = (0..(options.warmup + options.steps) * batch_size)
+        .map(|_| Pair {
+            better: rng.random_range(0..records.len() as u32),
+            worse: rng.random_range(0..records.len() as u32),
+            label: 1.0,
+            swap: rng.random_bool(0.5),
+            mirror: rng.random_bool(0.5),
+        })
+        .collect();
+    let staged = on_device.as_ref().map(|_| StagedPairs::new(&pairs, device));
+    let (mut host, mut at) = (0f64, 0);
     let mut speed = timed(options, |is_timed| {
         let building = Instant::now();
-        let pairs: Vec<Pair> = (0..batch_size)
-            .map(|_| Pair {
-                better: rng.random_range(0..records.len() as u32),
-                worse: rng.random_range(0..records.len() as u32),
-                label: 1.0,
-                swap: rng.random_bool(0.5),
-                mirror: rng.random_bool(0.5),
-            })
-            .collect();
-        let batch = pair_batch(&encoded, &pairs, device);
+        let batch = match (&on_device, &staged) {
+            (Some(encoded), Some(staged)) => staged.batch(encoded, at, batch_size),
+            _ => pair_batch(&encoded, &pairs[at..at + batch_size], device),
+        };
+        at += batch_size;
         // The warm-up's steps are left out of the split, as out of the time.
         if is_timed {
             host += building.elapsed().as_secs_f64();
         }
-        let (next, logits, step_loss) = step(model.take().expect("a model"), &mut optim, &batch, 1e-3);
+        let (next, logits, loss) = step(model.take().expect("a model"), &mut optim, &batch, 1e-3);
         model = Some(next);
-        let _ = tensor_values(logits);
-        step_loss.into_scalar::<f32>()
+        Step { loss: loss.detach(), correct: Some(correct_pairs(logits, batch.classes)), items: batch_size }
     });
     speed.host_seconds = Some(host);
     speed
@@ -159,19 +181,33 @@ fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed
 
 fn value(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let encoded = Encoded::new(records);
+    let on_device =
+        options.gather.unwrap_or_else(|| gather_on_device(device)).then(|| DeviceEncoded::new(&encoded, device));
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
     // The value network takes the shape's tower and ignores its head.
     let mut model = Some(ValueNet::new(&options.shape, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
     let batch_size = options.batch_size.max(1);
+    // Every step's items, drawn up front as an epoch's are (and, gathered on
+    // the device, uploaded once as the learner uploads an epoch's).
+    let items: Vec<(u32, f32)> = (0..(options.warmup + options.steps) * batch_size)
+        .map(|_| (rng.random_range(0..records.len() as u32), rng.random()))
+        .collect();
+    let staged = on_device.as_ref().map(|_| StagedEpoch::new(&items, device));
+    let mut at = 0;
     timed(options, |_| {
-        let items: Vec<(u32, f32)> =
-            (0..batch_size).map(|_| (rng.random_range(0..records.len() as u32), rng.random())).collect();
         let current = model.take().expect("a model");
-        let loss = value_loss(&current, &encoded, &items, device);
+        let loss = match (&on_device, &staged) {
+            (Some(encoded), Some(staged)) => {
+                let (rows, targets) = staged.slice(at, batch_size);
+                device_batch_loss(&current, encoded, rows, targets)
+            }
+            _ => value_loss(&current, &encoded, &items[at..at + batch_size], device),
+        };
+        at += batch_size;
         let grads = GradientsParams::from_grads(loss.backward(), &current);
         model = Some(fresh(optim.step(1e-3, current, grads).clip()));
-        loss.into_scalar::<f32>()
+        Step { loss: loss.detach(), correct: None, items: batch_size }
     })
 }
 
@@ -191,7 +227,7 @@ fn az(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
         let parts = az_loss(&current, batch, device);
         let grads = GradientsParams::from_grads(parts.loss.backward(), &current);
         model = Some(fresh(optim.step(1e-3, current, grads)));
-        parts.loss.into_scalar::<f32>()
+        Step { loss: parts.loss.detach(), correct: Some(parts.top1), items: batch.len() }
     })
 }
 
@@ -214,6 +250,7 @@ mod tests {
                 warmup: 1,
                 positions: 64,
                 seed: 1,
+                gather: None,
             };
             let speed = measure(&options, &Device::flex().autodiff());
             assert_eq!(speed.items, 48, "{learner:?}");

@@ -20,12 +20,13 @@
 //! from a game Black won) by `s`, so the figure compares with the Siamese
 //! networks'.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::sigmoid;
-use burn::tensor::{Tensor, TensorData};
+use burn::tensor::{Int, Tensor, TensorData};
 use deepchess_core::{FloatNetwork, Network, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -36,6 +37,7 @@ use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::DataConfig;
 use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::device_batches::{DeviceEncoded, StagedEpoch, gather_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -111,6 +113,11 @@ pub struct ValueLearner {
     val_positions: Vec<(u32, f32)>,
     val_encoded: Encoded,
     val_pairs: Vec<Pair>,
+    /// The training positions on the device, where batches are gathered
+    /// there ([`gather_on_device`]).
+    on_device: Option<DeviceEncoded>,
+    /// The current epoch's items on the device (with `on_device`).
+    staged: RefCell<Option<StagedEpoch>>,
 }
 
 impl ValueLearner {
@@ -147,7 +154,29 @@ impl ValueLearner {
         val_positions.truncate(config.data.val);
         let val_encoded = Encoded::new(inputs.val.records());
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
-        Ok(ValueLearner { config, inputs, candidates, mix: source_mix, val_positions, val_encoded, val_pairs })
+        let learner = ValueLearner {
+            config,
+            inputs,
+            candidates,
+            mix: source_mix,
+            val_positions,
+            val_encoded,
+            val_pairs,
+            on_device: None,
+            staged: RefCell::new(None),
+        };
+        let on_device = gather_on_device(&learner.inputs.device);
+        Ok(learner.with_device_batches(on_device))
+    }
+
+    /// Gathers the training batches on the device (every position uploaded
+    /// once, an epoch's items once an epoch), or builds them on the host.
+    /// [`ValueLearner::new`] chooses by the device ([`gather_on_device`]);
+    /// either way trains the same network, within float rounding.
+    pub fn with_device_batches(mut self, on: bool) -> Self {
+        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
+        self.staged = RefCell::new(None);
+        self
     }
 
     /// The float network with this run's centipawn scale.
@@ -168,6 +197,20 @@ pub(crate) fn batch_loss(
     let mirrored = encoded.batch(items.iter().map(|&(i, _)| (i, true)), device);
     let targets: Vec<f32> = items.iter().map(|&(_, t)| t).collect();
     let targets = Tensor::<2>::from_data(TensorData::new(targets, [items.len(), 1]), device);
+    let error = sigmoid(model.forward(&positions, &mirrored)) - targets;
+    error.clone().mul(error).mean()
+}
+
+/// [`batch_loss`] of the positions at `rows` of `encoded`, on the device,
+/// against `targets` (`[batch, 1]`).
+pub(crate) fn device_batch_loss(
+    model: &ValueNet,
+    encoded: &DeviceEncoded,
+    rows: Tensor<1, Int>,
+    targets: Tensor<2>,
+) -> Tensor<1> {
+    let positions = encoded.batch(rows.clone(), false);
+    let mirrored = encoded.batch(rows, true);
     let error = sigmoid(model.forward(&positions, &mirrored)) - targets;
     error.clone().mul(error).mean()
 }
@@ -197,11 +240,22 @@ impl Learner for ValueLearner {
             Some(mix) => mix.draw(rng) as usize,
             None => rng.random_range(0..n),
         };
-        Ok((0..self.config.data.per_epoch).map(|_| self.candidates[draw(&mut rng)]).collect())
+        let items: Vec<(u32, f32)> = (0..self.config.data.per_epoch).map(|_| self.candidates[draw(&mut rng)]).collect();
+        if self.on_device.is_some() {
+            *self.staged.borrow_mut() = Some(StagedEpoch::new(&items, &self.inputs.device));
+        }
+        Ok(items)
     }
 
-    fn loss(&self, model: &ValueNet, _phase: usize, batch: &[(u32, f32)]) -> Loss {
-        Loss { loss: batch_loss(model, &self.inputs.encoded, batch, &self.inputs.device), correct: None }
+    fn loss(&self, model: &ValueNet, _phase: usize, batch: &[(u32, f32)], at: usize) -> Loss {
+        let loss = match (&self.on_device, &*self.staged.borrow()) {
+            (Some(encoded), Some(staged)) => {
+                let (rows, targets) = staged.slice(at, batch.len());
+                device_batch_loss(model, encoded, rows, targets)
+            }
+            _ => batch_loss(model, &self.inputs.encoded, batch, &self.inputs.device),
+        };
+        Loss { loss, correct: None }
     }
 
     fn constrain(&self, model: ValueNet) -> ValueNet {

@@ -36,7 +36,7 @@ use std::path::Path;
 use burn::config::Config;
 use burn::module::{Module, Param};
 use burn::tensor::activation::{log_softmax, relu, sigmoid, softplus};
-use burn::tensor::{Device, Distribution, Tensor, TensorData};
+use burn::tensor::{Device, Distribution, Int, Tensor, TensorData};
 use deepchess_core::learned::{Activation, InputKind, LearnedNet, OutputKind};
 use deepchess_core::shakmaty::Color;
 use rand::rngs::SmallRng;
@@ -52,7 +52,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{Positions, bag_sums, random, seeded, tensor_values};
+use crate::train::runner::tensors::{Positions, bag_sums, random, seeded};
 
 /// The input encoding.
 pub const INPUT: InputKind = InputKind::Castling772;
@@ -335,15 +335,9 @@ impl DbnLearner {
                     onehot[row * classes + b.1 as usize] = 1.0;
                 }
                 let target = Tensor::<2>::from_data(TensorData::new(onehot, [n, classes]), device);
-                let values = tensor_values(out.clone().detach());
-                let correct = values
-                    .chunks_exact(classes)
-                    .zip(batch)
-                    .filter(|(row, b)| {
-                        let best = row.iter().enumerate().fold(0, |best, (i, v)| if *v > row[best] { i } else { best });
-                        best == b.1 as usize
-                    })
-                    .count();
+                let labels: Vec<i64> = batch.iter().map(|b| b.1 as i64).collect();
+                let labels = Tensor::<2, Int>::from_data(TensorData::new(labels, [n, 1]), device);
+                let correct = out.clone().detach().argmax(1).equal(labels).int().sum().float();
                 let loss = log_softmax(out, 1).mul(target).sum_dim(1).mean().neg();
                 Loss { loss: loss.reshape([1]), correct: Some(correct) }
             }
@@ -420,7 +414,7 @@ impl Learner for DbnLearner {
             .collect())
     }
 
-    fn loss(&self, model: &Dbn, phase: usize, batch: &[Item]) -> Loss {
+    fn loss(&self, model: &Dbn, phase: usize, batch: &[Item], _at: usize) -> Loss {
         let encoded = &self.inputs.encoded;
         if phase < self.layers() {
             let indices: Vec<u32> = batch.iter().map(|b| b.0).collect();
@@ -444,7 +438,7 @@ impl Learner for DbnLearner {
                 let Loss { loss: l, correct: c } = self.supervised(&scoring, encoded, chunk, 0.0);
                 loss += f64::from(l.into_scalar::<f32>()) * chunk.len() as f64;
                 if let Some(c) = c {
-                    correct += c;
+                    correct += c.into_scalar::<f32>() as usize;
                     any = true;
                 }
             }

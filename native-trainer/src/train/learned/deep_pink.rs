@@ -35,7 +35,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{Positions, seeded, tensor_values};
+use crate::train::runner::tensors::{Positions, seeded};
 
 /// The input encoding.
 pub const INPUT: InputKind = InputKind::SideToMove768;
@@ -133,8 +133,7 @@ impl DeepPinkLearner {
         let objective = log_sigmoid(fq.clone() - fr.clone())
             + log_sigmoid(sum.clone()).mul_scalar(kappa)
             + log_sigmoid(sum.neg()).mul_scalar(kappa);
-        let (q, r) = (tensor_values(fq.detach()), tensor_values(fr.detach()));
-        let correct = q.iter().zip(&r).filter(|(q, r)| q > r).count();
+        let correct = fq.detach().greater(fr.detach()).int().sum().float();
         Loss { loss: objective.mean().neg(), correct: Some(correct) }
     }
 
@@ -172,7 +171,7 @@ impl Learner for DeepPinkLearner {
         Ok(triplets(self.inputs.train.records(), self.config.data.per_epoch, mix(self.config.data.seed, epoch as u64)))
     }
 
-    fn loss(&self, model: &Mlp, _phase: usize, batch: &[Triplet]) -> Loss {
+    fn loss(&self, model: &Mlp, _phase: usize, batch: &[Triplet], _at: usize) -> Loss {
         self.objective(model, batch)
     }
 
@@ -182,7 +181,7 @@ impl Learner for DeepPinkLearner {
         for chunk in self.val.chunks(1024) {
             let Loss { loss: l, correct: c } = self.objective(&scoring, chunk);
             loss += f64::from(l.into_scalar::<f32>()) * chunk.len() as f64;
-            correct += c.unwrap_or(0);
+            correct += c.map_or(0, |c| c.into_scalar::<f32>() as usize);
         }
         let n = self.val.len() as f64;
         Ok(Validation { loss: loss / n, accuracy: Some(correct as f64 / n), detail: None })

@@ -365,7 +365,7 @@ impl Learner for NeuroChessLearner {
         Ok(steps)
     }
 
-    fn loss(&self, model: &NeuroChessNet, phase: usize, batch: &[Step]) -> Loss {
+    fn loss(&self, model: &NeuroChessNet, phase: usize, batch: &[Step], _at: usize) -> Loss {
         let loss = match (&model.chess_model, phase == self.td_phase()) {
             (Some(chess_model), false) => self.model_loss(chess_model, batch),
             _ => self.td_loss(model, batch),

@@ -28,6 +28,7 @@ use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::learner::{Learner, Loss, Phase};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::run_dir::{RunDir, state_field};
+use crate::train::runner::tally::{Step, Tally};
 use crate::train::runner::tensors::fresh;
 
 /// How to run.
@@ -170,39 +171,53 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
             );
             progress.set_prefix(format!("{} epoch {}/{}", phase.name, epoch + 1, phase.optim.epochs));
             let start = Instant::now();
-            let (mut loss_sum, mut correct, mut seen) = (0f64, None::<usize>, 0usize);
+            let mut tally = Tally::new();
             let mut reducing = std::time::Duration::ZERO;
-            for batch in items.chunks(phase.optim.batch_size.max(1)) {
+            let message = |tally: &Tally| {
+                let accuracy = tally.accuracy().map_or_else(String::new, |a| format!(" acc {a:.3}"));
+                format!("loss {:.5}{accuracy}", tally.loss())
+            };
+            let size = phase.optim.batch_size.max(1);
+            for (b, batch) in items.chunks(size).enumerate() {
                 // `FAILPOINTS=train-step=…` makes a step panic where a backend's
                 // would (the test of `crash`; a no-op without the feature).
                 #[cfg(feature = "failpoints")]
                 fail::fail_point!("train-step");
-                // This rank's share of the batch (all of it alone).
-                let share = &batch[cluster::share(batch.len(), rank, ranks)];
-                // The share's loss sum, correct count and whether the learner classifies.
-                let (grads, mut stats) = if share.is_empty() {
-                    (None, [0.0; 3])
+                // This rank's share of the batch (all of it alone), and where it
+                // starts among the epoch's items.
+                let range = cluster::share(batch.len(), rank, ranks);
+                let at = b * size + range.start;
+                let share = &batch[range];
+                let (grads, step) = if share.is_empty() {
+                    (None, None)
                 } else {
-                    let Loss { loss, correct: right } = learner.loss(&model, p, share);
+                    let Loss { loss, correct } = learner.loss(&model, p, share, at);
                     let grads = GradientsParams::from_grads(loss.backward(), &model);
-                    let loss = loss.into_scalar::<f32>() * share.len() as f32;
-                    (Some(grads), [loss, right.unwrap_or(0) as f32, f32::from(u8::from(right.is_some()))])
+                    (Some(grads), Some(Step { loss: loss.detach(), correct, items: share.len() }))
                 };
                 let reduce = Instant::now();
                 let weight = share.len() as f32 / batch.len() as f32;
-                let grads = data_parallel::all_reduce(&model, grads, weight, &mut stats);
+                let grads = if ranks > 1 {
+                    // The ranks sum the step's figures with its gradients.
+                    let mut stats = step.map_or([0.0; 3], Step::read);
+                    let grads = data_parallel::all_reduce(&model, grads, weight, &mut stats);
+                    tally.add(stats, batch.len());
+                    progress.set_message(message(&tally));
+                    grads
+                } else {
+                    if let Some(step) = step
+                        && tally.push(step)
+                    {
+                        progress.set_message(message(&tally));
+                    }
+                    grads.unwrap_or_default()
+                };
                 reducing += reduce.elapsed();
-                loss_sum += f64::from(stats[0]);
                 // Fresh leaves after each step: see `fresh`.
                 model = fresh(learner.constrain(optim.step(lr, model, grads)));
-                if stats[2] > 0.0 {
-                    *correct.get_or_insert(0) += stats[1] as usize;
-                }
-                seen += batch.len();
                 progress.inc(batch.len() as u64);
-                let accuracy = correct.map_or_else(String::new, |c| format!(" acc {:.3}", c as f64 / seen as f64));
-                progress.set_message(format!("loss {:.5}{accuracy}", loss_sum / seen as f64));
             }
+            tally.read();
             let seconds = start.elapsed().as_secs_f64();
             trained += seconds;
             progress.finish_and_clear();
@@ -221,11 +236,11 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
                 epoch: index + 1,
                 phase: p + 1,
                 lr,
-                train_loss: loss_sum / seen.max(1) as f64,
-                train_accuracy: correct.map(|c| c as f64 / seen.max(1) as f64),
+                train_loss: tally.loss(),
+                train_accuracy: tally.accuracy(),
                 val_loss: validation.loss,
                 val_accuracy: validation.accuracy,
-                items_per_second: seen as f64 / seconds.max(1e-9),
+                items_per_second: tally.seen() as f64 / seconds.max(1e-9),
             };
             if !options.quiet {
                 let detail = validation.detail.map_or_else(String::new, |d| format!("  ({d})"));
@@ -244,7 +259,9 @@ pub fn run_epochs<L: Learner>(learner: &L, run: &RunDir, options: &RunOptions) -
             run.save_optimizer("optimizer", optim)?;
             learner.save(run, &model, &rows)?;
             metrics::write(run.dir(), &rows, learner.loss_name())?;
-            run.set_state(serde_json::json!({ "epochs_done": rows.len(), "train_seconds": trained }))?;
+            run.set_state(
+                serde_json::json!({ "epochs_done": rows.len(), "epochs_total": total, "train_seconds": trained }),
+            )?;
             crash::checkpointed(run.dir(), index + 1);
             last_epoch = epoch_began.elapsed();
         }

@@ -24,12 +24,15 @@ pub struct Phase {
 }
 
 /// A batch's loss, and how many of its items the model got right, for
-/// learners that classify.
+/// learners that classify. Both stay on the device: the runner reads them
+/// back a few steps at a time ([`crate::train::runner::tally`]), so a step
+/// never waits for the device to finish the one before.
 pub struct Loss {
     /// The mean loss over the batch (a one-element tensor with its graph).
     pub loss: Tensor<1>,
-    /// Items classified correctly, if the learner classifies.
-    pub correct: Option<usize>,
+    /// Items classified correctly, if the learner classifies: a one-element
+    /// float tensor (a count, exact in `f32` up to 2²⁴ items a batch).
+    pub correct: Option<Tensor<1>>,
 }
 
 /// An epoch's validation.
@@ -79,8 +82,10 @@ pub trait Learner {
     /// plays itself draws its games with it).
     fn epoch(&self, model: &Self::Model, phase: usize, epoch: usize) -> anyhow::Result<Vec<Self::Item>>;
 
-    /// The loss of one batch.
-    fn loss(&self, model: &Self::Model, phase: usize, batch: &[Self::Item]) -> Loss;
+    /// The loss of one batch: `batch` is the epoch's items from `at` on (a
+    /// learner that put the epoch's items on the device in
+    /// [`Learner::epoch`] reads the batch there).
+    fn loss(&self, model: &Self::Model, phase: usize, batch: &[Self::Item], at: usize) -> Loss;
 
     /// The model after an optimizer step (clipping to what quantization keeps).
     fn constrain(&self, model: Self::Model) -> Self::Model {

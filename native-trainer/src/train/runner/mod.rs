@@ -4,16 +4,18 @@
 //! configuration sections ([`config`]), what a panic during training leaves
 //! ([`crash`]), the device ([`device`], with the wgpu adapters it is chosen
 //! from), batches and
-//! inputs ([`batch`], [`inputs`]), training on several MPI ranks
+//! inputs ([`batch`], [`inputs`]; kept and gathered on a GPU:
+//! [`device_batches`]), training on several MPI ranks
 //! ([`data_parallel`]), the presets ([`preset`]), the `paper` presets' tables
-//! beside their works ([`paper`]) and the tensor
-//! helpers ([`tensors`]).
+//! beside their works ([`paper`]), an epoch's running loss read back a few
+//! steps at a time ([`tally`]) and the tensor helpers ([`tensors`]).
 
 pub mod batch;
 pub mod config;
 pub mod crash;
 pub mod data_parallel;
 pub mod device;
+pub mod device_batches;
 pub mod epochs;
 pub mod inputs;
 pub mod learner;
@@ -22,4 +24,5 @@ pub mod optim;
 pub mod paper;
 pub mod preset;
 pub mod run_dir;
+pub mod tally;
 pub mod tensors;
