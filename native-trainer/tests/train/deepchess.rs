@@ -196,6 +196,10 @@ fn stop_after_ends_a_call_at_an_epoch_and_resumes_exactly() {
     let parts = dir.path().join("parts");
     let now = |options: RunOptions| RunOptions { stop_after: Some(std::time::Duration::ZERO), ..options };
     assert_eq!(train(smoke_config(3), &data, &parts, &now(FRESH), SiameseLearner::new).len(), 1);
+    // The checkpoint says how far the run is (a script resumes it until done).
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(parts.join("state.json")).unwrap()).unwrap();
+    assert_eq!((state["epochs_done"].as_u64(), state["epochs_total"].as_u64()), (Some(1), Some(3)));
     assert_eq!(train(smoke_config(3), &data, &parts, &now(RESUME), SiameseLearner::new).len(), 2);
     assert_eq!(train(smoke_config(3), &data, &parts, &now(RESUME), SiameseLearner::new).len(), 3);
     assert_same_metrics(&whole.join("metrics.csv"), &parts.join("metrics.csv"));

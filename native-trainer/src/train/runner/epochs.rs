@@ -4,7 +4,8 @@
 //! optimizer at each phase, the step loop (loss, backward pass, optimizer
 //! step), the progress bar, validation, the metrics table and plot, and the
 //! checkpoint. A checkpoint is `model.bpk`, `optimizer.bpk`, the learner's
-//! own files, `metrics.csv`/`.svg` and, last, `state.json` (`epochs_done`),
+//! own files, `metrics.csv`/`.svg` and, last, `state.json` (`epochs_done` of
+//! `epochs_total`),
 //! each replaced atomically: a run killed at any moment keeps its last
 //! completed epoch, and `--resume` continues from it with the same figures.
 //!
