@@ -6,9 +6,13 @@
 # next call (on any machine, any device) and resumed.
 #
 # The runs, in order (each continues where the last call left it; a
-# finished one is skipped by its own `--resume`):
-#   1. pos2vec: the DeepChess paper's Pos2Vec pretraining of the full tower (`--preset paper`)
-#   2. siamese: the paper's full Siamese network from it (`--preset paper`, 1,000 epochs)
+# finished one is skipped by its own `--resume`; RUNS picks them, by
+# default the paper's pipeline, pos2vec siamese distill):
+#   pos2vec    the DeepChess paper's Pos2Vec pretraining of the full tower (`--preset paper`)
+#   siamese    the paper's full Siamese network from it (1,000 epochs), once pos2vec is done
+#   distill    the paper's distillation of it into the small network, once siamese is done
+#   az         the AlphaZero reimplementation's supervised network (`--preset paper`: 11 x 256)
+#   deep-pink  Deep Pink's 3 x 2,048 network (`--preset paper`)
 # on the decisive games of the carried PGN files, sampled by the paper's rule
 # (ten positions a game, none from the first five moves or right after a capture).
 #
@@ -17,7 +21,7 @@
 # .gpu/runs/ (both folders ignored: .git/info/exclude).
 # There, from the repository root:
 #   bash scripts/gpu-train.sh [MINUTES]
-# Brings back in $OUT: pos2vec.tar.gz, siamese.tar.gz (config, metrics,
+# Brings back in $OUT: NAME.tar.gz for each run (config, metrics,
 # checkpoint: carry them as .gpu/runs/ next time) and log.txt.
 # DEVICE (default cuda) and PGN (default .gpu/*.pgn.zst) may be set; with
 # DEVICE=flex it runs anywhere (the test of this script does).
@@ -85,19 +89,46 @@ finished() {
     [ -n "$done" ] && [ "$done" = "$total" ]
 }
 
-# ARGS (optional) are added to every run's command line (a test's smaller epochs).
-# shellcheck disable=SC2086
-train pos2vec pos2vec --preset paper ${ARGS:-}
-# The Siamese network starts from the finished pretraining only.
-if finished pos2vec; then
-    # shellcheck disable=SC2086
-    train siamese siamese --preset paper --init "$WORK/pos2vec" ${ARGS:-}
-else
-    say "siamese: waits for pos2vec to finish"
-fi
+# after NAME RUN ARGS...: trains RUN once the run NAME has finished.
+after() {
+    local first=$1
+    shift
+    if finished "$first"; then train "$@"; else say "$1: waits for $first to finish"; fi
+}
 
-# Each run directory as one archive (well under the 16 MiB a file).
-for name in pos2vec siamese; do
-    [ -d "$WORK/$name" ] && tar -C "$WORK" -czf "$OUT/$name.tar.gz" "$name"
+# ARGS (optional) are added to every run's command line (a test's smaller epochs).
+RUNS=${RUNS:-pos2vec siamese distill}
+for name in $RUNS; do
+    # shellcheck disable=SC2086
+    case $name in
+    pos2vec) train pos2vec pos2vec --preset paper ${ARGS:-} ;;
+    siamese) after pos2vec siamese siamese --preset paper --init "$WORK/pos2vec" ${ARGS:-} ;;
+    distill) after siamese distill distill --preset paper --teacher "$WORK/siamese" ${ARGS:-} ;;
+    az) train az az --supervised --preset paper ${ARGS:-} ;;
+    deep-pink) train deep-pink deep-pink --preset paper ${ARGS:-} ;;
+    *) say "unknown run $name" ;;
+    esac
 done
+
+# Each run directory as one archive (the full Siamese network with its
+# optimizer is about 11 MB). A run too large for that (the AlphaZero network
+# of 11 x 256 and Deep Pink's of 3 x 2,048 with their optimizers: 100 MB and
+# more) brings back its figures and best network alone, in parts of 15 MiB
+# (join them with cat); its checkpoint stays in $WORK, where the next call
+# on the same machine, while it is held, resumes it.
+for name in $RUNS; do
+    [ -d "$WORK/$name" ] || continue
+    tar -C "$WORK" -czf "$OUT/$name.tar.gz" "$name"
+    if [ "$(stat -c %s "$OUT/$name.tar.gz")" -gt $((15 * 1024 * 1024)) ]; then
+        rm "$OUT/$name.tar.gz"
+        (cd "$WORK" && tar -czf "$OUT/$name-result.tar.gz" "$name"/config.json "$name"/metrics.* \
+            "$name"/state.json $(cd "$WORK" && ls -d "$name"/best.* 2>/dev/null))
+        say "$name: its checkpoint is too large to bring back; it stays in $WORK/$name"
+        if [ "$(stat -c %s "$OUT/$name-result.tar.gz")" -gt $((15 * 1024 * 1024)) ]; then
+            split -b 15m -d "$OUT/$name-result.tar.gz" "$OUT/$name-result.tar.gz.part" &&
+                rm "$OUT/$name-result.tar.gz"
+        fi
+    fi
+done
+[ "$(ls "$OUT" | wc -l)" -le 8 ] || say "more than 8 files in $OUT: pick fewer RUNS"
 ls -la "$OUT" | tee -a "$LOG"
