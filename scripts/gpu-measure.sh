@@ -59,6 +59,8 @@ bench() {
     rc=$(run "$name" 45 "$BIN" train bench --device "$device" --batch-size "$batch" --warmup 10 --steps 50 "$@")
     local rate=$(grep -o '[a-z]*/s *: [0-9]*' "$OUT/$name.txt" | sed 's/ *: / /')
     local split=$(grep -o '[0-9.]* ms building.*' "$OUT/$name.txt")
+    # --split's phases (the AlphaZero step), one line.
+    split="$split$(grep 'ms a step' "$OUT/$name.txt" | sed 's/ *: /: /' | tr '\n' ';')"
     say "$(printf '%-28s %-8s batch %-6s %s (exit %s) %s' "$name" "$device" "$batch" "${rate:--}" "$rc" "$split")"
 }
 
@@ -101,6 +103,7 @@ for step in "${steps[@]}"; do
         bench cuda-value-16k-host cuda 16384 --learner value --gather host
         bench cuda-value-64k cuda 65536 --learner value --gather device
         bench cuda-az-6x64-1k cuda 1024 --learner az
+        bench cuda-az-6x64-1k-split cuda 1024 --learner az --split
         bench cuda-az-6x64-4k cuda 4096 --learner az
         bench cuda-az-19x256-256 cuda 256 --learner az --blocks 19 --filters 256
         ;;

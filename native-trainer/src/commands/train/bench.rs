@@ -45,6 +45,11 @@ pub struct BenchArgs {
     /// for flex).
     #[arg(long, value_enum, default_value = "auto")]
     gather: Gather,
+    /// Time the AlphaZero step's phases apart (building and uploading the batch, the forward
+    /// pass, the backward pass and the update), waiting for the device after each: the whole
+    /// step is then a little slower.
+    #[arg(long)]
+    split: bool,
 }
 
 /// Where value batches are built (`--gather`).
@@ -79,6 +84,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
             Gather::Host => Some(false),
             Gather::Device => Some(true),
         },
+        split: args.split,
     };
     let speed = speed::measure(&options, &device);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -97,13 +103,16 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     println!("batch             : {} {unit}", args.batch_size);
     println!("steps             : {} timed, {} warm-up", args.steps, args.warmup);
     println!("time              : {:.2} s (mean loss {:.4})", speed.seconds, speed.loss);
+    let steps = args.steps.max(1) as f64;
     if let Some(host) = speed.host_seconds {
-        let steps = args.steps.max(1) as f64;
         println!(
             "per step          : {:.2} ms building the batch, {:.2} ms the rest",
             1000.0 * host / steps,
             1000.0 * (speed.seconds - host) / steps
         );
+    }
+    for (phase, seconds) in &speed.phases {
+        println!("{:<18}: {:.2} ms a step", phase, 1000.0 * seconds / steps);
     }
     println!("{:<18}: {:.0}", format!("{unit}/s"), speed.items_per_second());
     Ok(())

@@ -125,6 +125,12 @@ impl AzModel {
         Tensor::<4>::from_data(TensorData::new(values, [batch, PLANES, 8, 8]), device)
     }
 
+    /// Reads one weight back (the value head's bias): it waits for every
+    /// update queued before it, so a benchmark's clock can stop there.
+    pub fn settled(&self) -> f32 {
+        tensor_values(self.value_out.bias.as_ref().expect("layers have biases").val())[0]
+    }
+
     /// Policy logits and values of a batch of planes.
     pub fn forward(&self, planes: Tensor<4>) -> AzForward {
         let batch = planes.dims()[0];

@@ -90,23 +90,47 @@ fn scattered<'a>(lists: impl Iterator<Item = &'a [(u16, f32)]>, device: &Device)
     Tensor::<2>::zeros([rows, POLICY_SIZE], device).scatter(1, indices, values, IndexingUpdateOp::Add)
 }
 
+/// A batch's tensors on the device: the inputs, the policy targets, the
+/// results, the legal moves and the played ones.
+pub struct AzBatch {
+    planes: Tensor<4>,
+    pi: Tensor<2>,
+    zs: Tensor<1>,
+    legal: Tensor<2>,
+    played: Tensor<2, Int>,
+}
+
+impl AzBatch {
+    /// Builds `batch`'s tensors on the host and uploads them to `device`.
+    pub fn new(batch: &[Sample], device: &Device) -> AzBatch {
+        let n = batch.len();
+        let planes = AzModel::input(batch.iter().map(Sample::planes), device);
+        let pi = scattered(batch.iter().map(Sample::policy), device);
+        let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(Sample::z).collect::<Vec<_>>(), [n]), device);
+        let legal: Vec<Vec<(u16, f32)>> = batch.iter().map(|s| s.legal().iter().map(|&m| (m, 1.0)).collect()).collect();
+        let legal = scattered(legal.iter().map(Vec::as_slice), device);
+        let played: Vec<i64> = batch.iter().map(|s| s.target() as i64).collect();
+        let played = Tensor::<2, Int>::from_data(TensorData::new(played, [n, 1]), device);
+        AzBatch { planes, pi, zs, legal, played }
+    }
+
+    /// The loss of the batch on `model`, and its figures.
+    pub fn loss(&self, model: &AzModel) -> Parts {
+        let n = self.zs.dims()[0];
+        let out = model.forward(self.planes.clone());
+        let cross_entropy = (log_softmax(out.logits.clone(), 1) * self.pi.clone()).sum_dim(1).reshape([n]).neg();
+        let error = (out.value.clone() - self.zs.clone()).powi_scalar(2);
+        let loss = (error.clone() + cross_entropy).mean();
+        // Top-1 among the legal moves: the other moves' logits masked out.
+        let best = out.logits.detach().mask_fill(self.legal.clone().lower_elem(0.5), f32::NEG_INFINITY).argmax(1);
+        let top1 = best.equal(self.played.clone()).int().sum().float();
+        Parts { loss, value_error: error.detach().sum(), top1 }
+    }
+}
+
 /// The loss of `batch` on `model` (on `device`), and its figures.
 pub fn batch_loss(model: &AzModel, batch: &[Sample], device: &Device) -> Parts {
-    let n = batch.len();
-    let out = model.forward(AzModel::input(batch.iter().map(Sample::planes), device));
-    let pi = scattered(batch.iter().map(Sample::policy), device);
-    let zs = Tensor::<1>::from_data(TensorData::new(batch.iter().map(Sample::z).collect::<Vec<_>>(), [n]), device);
-    let cross_entropy = (log_softmax(out.logits.clone(), 1) * pi).sum_dim(1).reshape([n]).neg();
-    let error = (out.value.clone() - zs).powi_scalar(2);
-    let loss = (error.clone() + cross_entropy).mean();
-    // Top-1 among the legal moves: the other moves' logits masked out.
-    let legal: Vec<Vec<(u16, f32)>> = batch.iter().map(|s| s.legal().iter().map(|&m| (m, 1.0)).collect()).collect();
-    let legal = scattered(legal.iter().map(Vec::as_slice), device);
-    let best = out.logits.detach().mask_fill(legal.lower_elem(0.5), f32::NEG_INFINITY).argmax(1);
-    let targets: Vec<i64> = batch.iter().map(|s| s.target() as i64).collect();
-    let targets = Tensor::<2, Int>::from_data(TensorData::new(targets, [n, 1]), device);
-    let top1 = best.equal(targets).int().sum().float();
-    Parts { loss, value_error: error.detach().sum(), top1 }
+    AzBatch::new(batch, device).loss(model)
 }
 
 /// The supervised AlphaZero learner.

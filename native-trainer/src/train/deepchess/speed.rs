@@ -27,7 +27,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::data::{Pair, Record, random_records};
 use crate::train::alphazero::model::AzModel;
-use crate::train::alphazero::supervised::{batch_loss as az_loss, samples};
+use crate::train::alphazero::supervised::{AzBatch, samples};
 use crate::train::deepchess::model::Siamese;
 use crate::train::deepchess::siamese::{correct_pairs, step};
 use crate::train::deepchess::value::{batch_loss as value_loss, device_batch_loss};
@@ -83,10 +83,13 @@ pub struct SpeedOptions {
     /// (`Some(true)`), build them on the host (`Some(false)`), or as
     /// training would on this device (`None`: [`gather_on_device`]).
     pub gather: Option<bool>,
+    /// AlphaZero steps: time their phases apart, waiting for the device
+    /// after the forward pass and after the update (slower in all).
+    pub split: bool,
 }
 
 /// The measurement.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Speed {
     /// Items (pairs or positions) trained in the timed steps.
     pub items: usize,
@@ -95,6 +98,9 @@ pub struct Speed {
     /// Of that, the time spent building the batches' tensors on the host
     /// (Siamese steps only).
     pub host_seconds: Option<f64>,
+    /// The AlphaZero step's phases and their seconds, with
+    /// [`SpeedOptions::split`] (empty otherwise).
+    pub phases: Vec<(&'static str, f64)>,
     /// The timed steps' mean loss (a finite number shows the steps trained).
     pub loss: f32,
 }
@@ -136,7 +142,7 @@ fn timed(options: &SpeedOptions, mut step: impl FnMut(bool) -> Step) -> Speed {
     }
     tally.read();
     let seconds = start.elapsed().as_secs_f64();
-    Speed { items: tally.seen(), seconds, host_seconds: None, loss: tally.loss() as f32 }
+    Speed { items: tally.seen(), seconds, host_seconds: None, phases: Vec::new(), loss: tally.loss() as f32 }
 }
 
 fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
@@ -220,15 +226,43 @@ fn az(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
     let mut model = Some(AzModel::new(blocks, filters, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
-    timed(options, |_| {
+    let mut split = [0f64; 3];
+    let mut speed = timed(options, |is_timed| {
         let start = rng.random_range(0..=samples.len().saturating_sub(batch_size));
         let batch = &samples[start..(start + batch_size).min(samples.len())];
         let current = model.take().expect("a model");
-        let parts = az_loss(&current, batch, device);
+        let clock = Instant::now();
+        let tensors = AzBatch::new(batch, device);
+        let built = clock.elapsed().as_secs_f64();
+        let parts = tensors.loss(&current);
+        if options.split {
+            // Waits for the forward pass.
+            let _ = parts.loss.clone().into_scalar::<f32>();
+        }
+        let forward = clock.elapsed().as_secs_f64();
         let grads = GradientsParams::from_grads(parts.loss.backward(), &current);
-        model = Some(fresh(optim.step(1e-3, current, grads)));
+        let next = fresh(optim.step(1e-3, current, grads));
+        if options.split {
+            // Waits for the backward pass and the update.
+            let _ = next.settled();
+        }
+        if is_timed {
+            let done = clock.elapsed().as_secs_f64();
+            for (sum, time) in split.iter_mut().zip([built, forward - built, done - forward]) {
+                *sum += time;
+            }
+        }
+        model = Some(next);
         Step { loss: parts.loss.detach(), correct: Some(parts.top1), items: batch.len() }
-    })
+    });
+    if options.split {
+        speed.phases = vec![
+            ("building and uploading the batch", split[0]),
+            ("the forward pass and the loss", split[1]),
+            ("the backward pass and the update", split[2]),
+        ];
+    }
+    speed
 }
 
 #[cfg(all(test, feature = "flex"))]
@@ -251,11 +285,16 @@ mod tests {
                 positions: 64,
                 seed: 1,
                 gather: None,
+                split: learner == BenchLearner::Az,
             };
             let speed = measure(&options, &Device::flex().autodiff());
             assert_eq!(speed.items, 48, "{learner:?}");
             assert!(speed.loss.is_finite() && speed.loss > 0.0, "{learner:?}: loss {}", speed.loss);
             assert!(speed.items_per_second() > 0.0);
+            // The AlphaZero phases add up to at most the time.
+            let phases: f64 = speed.phases.iter().map(|p| p.1).sum();
+            assert_eq!(speed.phases.len(), if learner == BenchLearner::Az { 3 } else { 0 });
+            assert!(phases <= speed.seconds, "{learner:?}");
             // Only the Siamese steps are split, and the host's share is part of the time.
             match speed.host_seconds {
                 Some(host) => assert!(learner == BenchLearner::Siamese && host > 0.0 && host <= speed.seconds),
