@@ -163,3 +163,15 @@ fn every_learner_trains_on_wgpu_as_on_flex() {
     one_small_epoch(&mut az.optim, &mut az.data, 1_024, 250);
     agree("alphazero", az, &data, dir, AzLearner::new);
 }
+
+/// On a GPU backend the training batches are gathered on the device unless
+/// the positions' table would pass its memory budget; on flex never.
+#[test]
+fn a_split_too_large_for_the_device_keeps_its_batches_on_the_host() {
+    use deepchess_trainer::train::runner::device_batches::{SLOTS, TABLE_BUDGET, gather_split_on_device};
+    let (device, _) = deepchess_trainer::train::runner::device::select(WGPU).expect(NO_ADAPTER);
+    let most = TABLE_BUDGET / (SLOTS * 4);
+    assert!(gather_split_on_device(&device, most, true));
+    assert!(!gather_split_on_device(&device, most + 1, true));
+    assert!(!gather_split_on_device(&Device::flex(), 1_000, true));
+}

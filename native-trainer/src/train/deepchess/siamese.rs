@@ -24,7 +24,7 @@ use crate::train::deepchess::pos2vec::{self, Pos2VecConfig};
 use crate::train::runner::batch::{PairBatch, pair_batch};
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
-use crate::train::runner::device_batches::{DeviceEncoded, StagedPairs, gather_on_device};
+use crate::train::runner::device_batches::{DeviceEncoded, StagedPairs, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -57,7 +57,7 @@ pub struct SiameseLearner {
     inputs: Inputs,
     val_pairs: Vec<Pair>,
     /// The training positions on the device, where batches are gathered
-    /// there ([`gather_on_device`]).
+    /// there ([`gather_split_on_device`]).
     on_device: Option<DeviceEncoded>,
     /// The current epoch's pairs on the device (with `on_device`).
     staged: RefCell<Option<StagedPairs>>,
@@ -69,14 +69,15 @@ impl SiameseLearner {
         let seed = config.data.seed;
         let inputs = Inputs::open(data, device, config.data.labels, seed, quiet)?;
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
-        let on_device = gather_on_device(&inputs.device);
+        let on_device = gather_split_on_device(&inputs.device, inputs.encoded.len(), quiet);
         let learner = SiameseLearner { config, inputs, val_pairs, on_device: None, staged: RefCell::new(None) };
         Ok(learner.with_device_batches(on_device))
     }
 
     /// Gathers the training batches on the device (every position uploaded
     /// once, an epoch's pairs once an epoch), or builds them on the host.
-    /// [`SiameseLearner::new`] chooses by the device ([`gather_on_device`]);
+    /// [`SiameseLearner::new`] chooses by the device and the split's size
+    /// ([`gather_split_on_device`]);
     /// either way trains the same network, within float rounding.
     pub fn with_device_batches(mut self, on: bool) -> Self {
         self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));

@@ -37,7 +37,7 @@ use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::DataConfig;
 use crate::train::runner::device::DeviceChoice;
-use crate::train::runner::device_batches::{DeviceEncoded, StagedEpoch, gather_on_device};
+use crate::train::runner::device_batches::{DeviceEncoded, StagedEpoch, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -114,7 +114,7 @@ pub struct ValueLearner {
     val_encoded: Encoded,
     val_pairs: Vec<Pair>,
     /// The training positions on the device, where batches are gathered
-    /// there ([`gather_on_device`]).
+    /// there ([`gather_split_on_device`]).
     on_device: Option<DeviceEncoded>,
     /// The current epoch's items on the device (with `on_device`).
     staged: RefCell<Option<StagedEpoch>>,
@@ -165,13 +165,14 @@ impl ValueLearner {
             on_device: None,
             staged: RefCell::new(None),
         };
-        let on_device = gather_on_device(&learner.inputs.device);
+        let on_device = gather_split_on_device(&learner.inputs.device, learner.inputs.encoded.len(), quiet);
         Ok(learner.with_device_batches(on_device))
     }
 
     /// Gathers the training batches on the device (every position uploaded
     /// once, an epoch's items once an epoch), or builds them on the host.
-    /// [`ValueLearner::new`] chooses by the device ([`gather_on_device`]);
+    /// [`ValueLearner::new`] chooses by the device and the split's size
+    /// ([`gather_split_on_device`]);
     /// either way trains the same network, within float rounding.
     pub fn with_device_batches(mut self, on: bool) -> Self {
         self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));

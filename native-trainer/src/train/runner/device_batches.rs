@@ -31,10 +31,36 @@ use crate::train::runner::tensors::{PAD_INDEX, Positions, dense_first_layer};
 /// mirror image fills (with the side-to-move bit).
 pub const SLOTS: usize = MAX_ACTIVE + 1;
 
+/// The most device memory the positions' table may take: 38 slots of 4
+/// bytes a position (the GPU backends' integers), about 42 M positions. A
+/// larger training split keeps its batches on the host, so a desktop GPU's
+/// memory holds the rest of the run.
+pub const TABLE_BUDGET: usize = 6 << 30;
+
 /// Whether training batches are best gathered on `device`: where the first
 /// layer is a product on the device, the GPU backends.
 pub fn gather_on_device(device: &Device) -> bool {
     dense_first_layer(device)
+}
+
+/// Whether a training split of `positions` is gathered on `device`
+/// ([`gather_on_device`]) with its table within [`TABLE_BUDGET`]; says so
+/// (unless `quiet`) where the table alone keeps the batches on the host.
+pub fn gather_split_on_device(device: &Device, positions: usize, quiet: bool) -> bool {
+    if !gather_on_device(device) {
+        return false;
+    }
+    let bytes = positions.saturating_mul(SLOTS * 4);
+    if bytes > TABLE_BUDGET {
+        if !quiet {
+            eprintln!(
+                "{positions} training positions would take {:.1} GiB on the device: batches are built on the host",
+                bytes as f64 / f64::from(1u32 << 30)
+            );
+        }
+        return false;
+    }
+    true
 }
 
 /// Every training position's bit list, on the device.
