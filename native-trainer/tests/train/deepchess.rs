@@ -243,6 +243,22 @@ fn one_output_holds_the_second_logit_at_zero_and_learns() {
     assert!(last.weights()[inputs..].iter().all(|&w| w == 0.0) && last.bias()[1] == 0.0);
 }
 
+/// Pos2Vec's positions gathered on the device (their rows, and the first
+/// layer's 773-bit targets built there) pretrain the tower the host's
+/// batches pretrain, layer by layer, within float rounding.
+#[test]
+fn pos2vec_batches_gathered_on_the_device_pretrain_the_hosts_tower() {
+    let Fixture { _turn, dir, data } = fixture(None, Sampling::default());
+    let config = Pos2VecConfig::preset(Preset::Smoke);
+    let (host, device) = (dir.path().join("host"), dir.path().join("device"));
+    let host_rows = train(config.clone(), &data, &host, &FRESH, Pos2VecLearner::new);
+    let on_device = |c, d: &Path, dev, q| Ok(Pos2VecLearner::new(c, d, dev, q)?.with_device_batches(true));
+    train(config, &data, &device, &FRESH, on_device);
+    assert_same_metrics(&host.join("metrics.csv"), &device.join("metrics.csv"));
+    // Every layer trained (the frozen layers' codes feed the later ones).
+    assert!(host_rows.iter().all(|r| r.val_loss > 0.0) && host_rows.len() >= 3, "{host_rows:?}");
+}
+
 #[test]
 fn pos2vec_pretrains_layer_by_layer_resumes_and_starts_a_siamese_run() {
     let Fixture { _turn, dir, data } = fixture(None, Sampling::default());

@@ -10,6 +10,7 @@
 //! starts from. Each layer is a phase of the epoch runner; `model.bpk`
 //! holds the tower and the autoencoder in training.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use burn::config::Config;
@@ -24,12 +25,13 @@ use crate::train::deepchess::model::Siamese;
 use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::device_batches::{DeviceEncoded, StagedRows, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::EpochRow;
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{bag_sums, crelu, seeded};
+use crate::train::runner::tensors::{Positions, bag_sums, crelu, one_hot, seeded};
 
 /// A Pos2Vec run's configuration, saved as `config.json`.
 #[derive(Config, Debug)]
@@ -63,9 +65,23 @@ pub struct Pos2VecModel {
 /// with the layers pretrained so far.
 pub const PRETRAINED: &str = "pretrained";
 
-/// The reconstruction loss of layer `k` on positions `indices`, with the
-/// layers below it taken (frozen) from `frozen`.
-fn loss(
+/// The reconstruction loss of layer `k` on `positions`, with the layers
+/// below it taken (frozen) from `frozen`.
+fn loss(frozen: &Siamese, ae: &AutoEncoder, k: usize, positions: &Positions) -> Tensor<1> {
+    let (target, code) = if k == 0 {
+        // The 773 bits themselves, built on the device (the padding column dropped).
+        (one_hot(positions, INPUTS + 1).narrow(1, 0, INPUTS), crelu(bag_sums(&ae.encoder, positions)))
+    } else {
+        // The frozen layers' codes, cut off from any autodiff graph.
+        let input = frozen.codes(positions, k).detach();
+        (input.clone(), crelu(ae.encoder.forward(input)))
+    };
+    let error = ae.decoder.forward(code) - target;
+    error.clone().mul(error).mean()
+}
+
+/// [`loss`] of the positions `indices` of `encoded`, batched on the host.
+fn host_loss(
     frozen: &Siamese,
     ae: &AutoEncoder,
     k: usize,
@@ -73,16 +89,7 @@ fn loss(
     indices: &[u32],
     device: &Device,
 ) -> Tensor<1> {
-    let positions = encoded.batch(indices.iter().map(|&i| (i, false)), device);
-    let (target, code) = if k == 0 {
-        (encoded.dense(indices, device), crelu(bag_sums(&ae.encoder, &positions)))
-    } else {
-        // A copy of the frozen layers' codes, cut off from any autodiff graph.
-        let input = Tensor::from_data(frozen.codes(&positions, k).into_data(), device);
-        (input.clone(), crelu(ae.encoder.forward(input)))
-    };
-    let error = ae.decoder.forward(code) - target;
-    error.clone().mul(error).mean()
+    loss(frozen, ae, k, &encoded.batch(indices.iter().map(|&i| (i, false)), device))
 }
 
 /// Layer `k`'s freshly initialised autoencoder (the first layer's encoder
@@ -102,6 +109,11 @@ pub struct Pos2VecLearner {
     inputs: Inputs,
     val_encoded: Encoded,
     val: Vec<u32>,
+    /// The training positions on the device, where batches are gathered
+    /// there ([`gather_split_on_device`]).
+    on_device: Option<DeviceEncoded>,
+    /// The current epoch's positions on the device (with `on_device`).
+    staged: RefCell<Option<StagedRows>>,
 }
 
 impl Pos2VecLearner {
@@ -114,7 +126,20 @@ impl Pos2VecLearner {
             .iter()
             .flat_map(|p| [p.better, p.worse])
             .collect();
-        Ok(Pos2VecLearner { config, inputs, val_encoded, val })
+        let on_device = gather_split_on_device(&inputs.device, inputs.encoded.len(), quiet);
+        let learner = Pos2VecLearner { config, inputs, val_encoded, val, on_device: None, staged: RefCell::new(None) };
+        Ok(learner.with_device_batches(on_device))
+    }
+
+    /// Gathers the training batches on the device (every position uploaded
+    /// once, an epoch's rows once an epoch), or builds them on the host.
+    /// [`Pos2VecLearner::new`] chooses by the device and the split's size
+    /// ([`gather_split_on_device`]); either way trains the same network,
+    /// within float rounding.
+    pub fn with_device_batches(mut self, on: bool) -> Self {
+        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
+        self.staged = RefCell::new(None);
+        self
     }
 }
 
@@ -164,24 +189,32 @@ impl Learner for Pos2VecLearner {
     }
 
     fn epoch(&self, _model: &Pos2VecModel, layer: usize, epoch: usize) -> anyhow::Result<Vec<u32>> {
-        Ok(self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch))
+        let rows = self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch);
+        if self.on_device.is_some() {
+            *self.staged.borrow_mut() = Some(StagedRows::new(&rows, &self.inputs.device));
+        }
+        Ok(rows)
     }
 
-    fn loss(&self, model: &Pos2VecModel, layer: usize, batch: &[u32], _at: usize) -> Loss {
+    fn loss(&self, model: &Pos2VecModel, layer: usize, batch: &[u32], at: usize) -> Loss {
         // The layers below are frozen: without gradients, their codes leave
         // no autodiff graph behind.
         let frozen = model.network.clone().no_grad();
-        Loss {
-            loss: loss(&frozen, &model.autoencoder, layer, &self.inputs.encoded, batch, &self.inputs.device),
-            correct: None,
-        }
+        let ae = &model.autoencoder;
+        let loss = match (&self.on_device, &*self.staged.borrow()) {
+            (Some(encoded), Some(staged)) => {
+                loss(&frozen, ae, layer, &encoded.batch(staged.slice(at, batch.len()), false))
+            }
+            _ => host_loss(&frozen, ae, layer, &self.inputs.encoded, batch, &self.inputs.device),
+        };
+        Loss { loss, correct: None }
     }
 
     fn validate(&self, model: &Pos2VecModel, layer: usize, _detail: bool) -> anyhow::Result<Validation> {
         let frozen = model.network.clone().no_grad();
         let mut sum = 0f64;
         for chunk in self.val.chunks(1024) {
-            let loss = loss(&frozen, &model.autoencoder, layer, &self.val_encoded, chunk, &self.inputs.device);
+            let loss = host_loss(&frozen, &model.autoencoder, layer, &self.val_encoded, chunk, &self.inputs.device);
             sum += f64::from(loss.into_scalar::<f32>()) * chunk.len() as f64;
         }
         Ok(Validation { loss: sum / self.val.len().max(1) as f64, ..Validation::default() })

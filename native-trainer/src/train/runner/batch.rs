@@ -46,20 +46,6 @@ impl Encoded {
     }
 }
 
-impl Encoded {
-    /// Positions `indices` as dense 773-wide 0/1 rows: what the first
-    /// autoencoder reconstructs.
-    pub fn dense(&self, indices: &[u32], device: &Device) -> Tensor<2> {
-        let mut bits = vec![0f32; indices.len() * INPUTS];
-        for (row, &i) in bits.chunks_exact_mut(INPUTS).zip(indices) {
-            for &bit in self.features[i as usize].as_slice() {
-                row[usize::from(bit)] = 1.0;
-            }
-        }
-        Tensor::<2>::from_data(TensorData::new(bits, [indices.len(), INPUTS]), device)
-    }
-}
-
 /// A batch of ordered pairs and their labels.
 pub struct PairBatch {
     /// First positions.

@@ -129,6 +129,26 @@ impl DeviceEncoded {
     }
 }
 
+/// An epoch's positions on the device (their rows), uploaded once; a step
+/// narrows them to its batch.
+pub struct StagedRows {
+    rows: Tensor<1, Int>,
+}
+
+impl StagedRows {
+    /// Uploads an epoch's rows.
+    pub fn new(rows: &[u32], device: &Device) -> StagedRows {
+        let rows: Vec<i64> = rows.iter().map(|&i| i64::from(i)).collect();
+        let n = rows.len();
+        StagedRows { rows: Tensor::from_data(TensorData::new(rows, [n]), device) }
+    }
+
+    /// Rows `at..at + len`.
+    pub fn slice(&self, at: usize, len: usize) -> Tensor<1, Int> {
+        self.rows.clone().narrow(0, at, len)
+    }
+}
+
 /// An epoch's items on the device: the rows of its positions and a float
 /// target for each, uploaded once; a step narrows them to its batch.
 pub struct StagedEpoch {

@@ -109,17 +109,18 @@ pub fn gathered_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
 /// are scattered on the device from the bit lists (padding lands in the
 /// last column, which meets the zero row) and carry no gradient.
 pub fn product_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
-    let [batch, slots] = positions.indices.dims();
     let (table, bias) = zero_padded(layer);
-    let device = table.device();
+    one_hot(positions, table.dims()[0]).matmul(table).add(bias)
+}
+
+/// The positions as `[batch, width]` rows of 0 and 1, scattered on their
+/// device from the bit lists (an index occurs once in a list; padding sets
+/// its own column, the last for [`PAD_INDEX`] and `width` = 774).
+pub fn one_hot(positions: &Positions, width: usize) -> Tensor<2> {
+    let [batch, slots] = positions.indices.dims();
+    let device = positions.indices.device();
     let ones = Tensor::<2>::ones([batch, slots], &device);
-    let inputs = Tensor::<2>::zeros([batch, table.dims()[0]], &device).scatter(
-        1,
-        positions.indices.clone(),
-        ones,
-        IndexingUpdateOp::Add,
-    );
-    inputs.matmul(table).add(bias)
+    Tensor::<2>::zeros([batch, width], &device).scatter(1, positions.indices.clone(), ones, IndexingUpdateOp::Add)
 }
 
 /// The clipped ReLU of the architecture, `min(max(x, 0), 1)`.
