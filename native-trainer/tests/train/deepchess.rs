@@ -335,6 +335,12 @@ fn distillation_learns_from_the_teacher_and_resumes() {
     train(config(), &data, &resumed, &RunOptions { max_epochs: Some(3), ..FRESH }, DistillLearner::new);
     train(config(), &data, &resumed, &RESUME, DistillLearner::new);
     assert_same_metrics(&full.join("metrics.csv"), &resumed.join("metrics.csv"));
+
+    // Both phases' batches gathered on the device train the same student.
+    let gathered = dir.path().join("gathered");
+    let on_device = |c, d: &Path, dev, q| Ok(DistillLearner::new(c, d, dev, q)?.with_device_batches(true));
+    train(config(), &data, &gathered, &FRESH, on_device);
+    assert_same_metrics(&full.join("metrics.csv"), &gathered.join("metrics.csv"));
 }
 
 #[test]

@@ -10,6 +10,7 @@
 //! The run directory looks like a Siamese run's: `model.dcnf` and
 //! `best.dcnf` (best validation accuracy) for `deepchess export`.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use anyhow::Context;
@@ -22,15 +23,16 @@ use crate::data::{Pair, mix};
 use crate::eval::accuracy;
 use crate::train::deepchess::model::Siamese;
 use crate::train::deepchess::siamese::SiameseConfig;
-use crate::train::runner::batch::{Encoded, pair_batch};
+use crate::train::runner::batch::{Encoded, PairBatch, pair_batch};
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
+use crate::train::runner::device_batches::{DeviceEncoded, StagedPairs, StagedRows, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::seeded;
+use crate::train::runner::tensors::{Positions, seeded};
 
 /// The features phase: the student's tower learns the teacher's embedding.
 #[derive(Config, Debug)]
@@ -79,6 +81,17 @@ pub struct DistillLearner {
     val_encoded: Encoded,
     val_pairs: Vec<Pair>,
     val_positions: Vec<u32>,
+    /// The training positions on the device, where batches are gathered
+    /// there ([`gather_split_on_device`]).
+    on_device: Option<DeviceEncoded>,
+    /// The current epoch's items on the device (with `on_device`).
+    staged: RefCell<Option<Staged>>,
+}
+
+/// An epoch's items on the device, by phase.
+enum Staged {
+    Positions(StagedRows),
+    Pairs(StagedPairs),
 }
 
 impl DistillLearner {
@@ -101,7 +114,29 @@ impl DistillLearner {
         let val_encoded = Encoded::new(inputs.val.records());
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
         let val_positions: Vec<u32> = val_pairs.iter().flat_map(|p| [p.better, p.worse]).take(20_000).collect();
-        Ok(DistillLearner { config, inputs, teacher, val_encoded, val_pairs, val_positions })
+        let on_device = gather_split_on_device(&inputs.device, inputs.encoded.len(), quiet);
+        let learner = DistillLearner {
+            config,
+            inputs,
+            teacher,
+            val_encoded,
+            val_pairs,
+            val_positions,
+            on_device: None,
+            staged: RefCell::new(None),
+        };
+        Ok(learner.with_device_batches(on_device))
+    }
+
+    /// Gathers the training batches on the device (every position uploaded
+    /// once, an epoch's positions or pairs once an epoch), or builds them on
+    /// the host. [`DistillLearner::new`] chooses by the device and the
+    /// split's size ([`gather_split_on_device`]); either way trains the same
+    /// network, within float rounding.
+    pub fn with_device_batches(mut self, on: bool) -> Self {
+        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
+        self.staged = RefCell::new(None);
+        self
     }
 
     fn shape(&self) -> anyhow::Result<Shape> {
@@ -133,31 +168,51 @@ impl Learner for DistillLearner {
 
     fn epoch(&self, _student: &Siamese, phase: usize, epoch: usize) -> anyhow::Result<Vec<Item>> {
         let data = &self.config.data;
+        let device = &self.inputs.device;
         Ok(if phase == FEATURES {
             let positions =
                 self.inputs.epoch_positions(mix(0xd157, epoch as u64), self.config.features.positions_per_epoch);
+            if self.on_device.is_some() {
+                *self.staged.borrow_mut() = Some(Staged::Positions(StagedRows::new(&positions, device)));
+            }
             positions.into_iter().map(Item::Position).collect()
         } else {
-            self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed).into_iter().map(Item::Pair).collect()
+            let pairs = self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed);
+            if self.on_device.is_some() {
+                *self.staged.borrow_mut() = Some(Staged::Pairs(StagedPairs::new(&pairs, device)));
+            }
+            pairs.into_iter().map(Item::Pair).collect()
         })
     }
 
-    fn loss(&self, student: &Siamese, _phase: usize, batch: &[Item], _at: usize) -> Loss {
+    fn loss(&self, student: &Siamese, _phase: usize, batch: &[Item], at: usize) -> Loss {
         let (encoded, device) = (&self.inputs.encoded, &self.inputs.device);
-        let positions: Vec<u32> =
-            batch.iter().filter_map(|i| if let Item::Position(p) = i { Some(*p) } else { None }).collect();
-        let pairs: Vec<Pair> =
-            batch.iter().filter_map(|i| if let Item::Pair(p) = i { Some(*p) } else { None }).collect();
-        let loss = if pairs.is_empty() {
-            let batch = encoded.batch(positions.iter().map(|&i| (i, false)), device);
-            let target = self.teacher.embed(&batch).detach();
-            let error = student.embed(&batch) - target;
+        let features = |positions: &Positions| {
+            let target = self.teacher.embed(positions).detach();
+            let error = student.embed(positions) - target;
             error.clone().mul(error).mean()
-        } else {
-            let batch = pair_batch(encoded, &pairs, device);
+        };
+        let outputs = |batch: &PairBatch| {
             let soft = softmax(self.teacher.forward(&batch.first, &batch.second).detach(), 1);
             let logits = student.forward(&batch.first, &batch.second);
             log_softmax(logits, 1).mul(soft).sum_dim(1).mean().neg()
+        };
+        let loss = match (&self.on_device, &*self.staged.borrow()) {
+            (Some(on_device), Some(Staged::Positions(rows))) => {
+                features(&on_device.batch(rows.slice(at, batch.len()), false))
+            }
+            (Some(on_device), Some(Staged::Pairs(pairs))) => outputs(&pairs.batch(on_device, at, batch.len())),
+            _ => {
+                let positions: Vec<u32> =
+                    batch.iter().filter_map(|i| if let Item::Position(p) = i { Some(*p) } else { None }).collect();
+                let pairs: Vec<Pair> =
+                    batch.iter().filter_map(|i| if let Item::Pair(p) = i { Some(*p) } else { None }).collect();
+                if pairs.is_empty() {
+                    features(&encoded.batch(positions.iter().map(|&i| (i, false)), device))
+                } else {
+                    outputs(&pair_batch(encoded, &pairs, device))
+                }
+            }
         };
         Loss { loss, correct: None }
     }

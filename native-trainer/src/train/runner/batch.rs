@@ -2,7 +2,6 @@
 
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use deepchess_core::Features;
-use deepchess_core::arch::INPUTS;
 
 use crate::data::{Pair, Record};
 use crate::train::runner::tensors::{PAD_INDEX, Positions};
