@@ -88,10 +88,11 @@ pub struct DistillLearner {
     staged: RefCell<Option<Staged>>,
 }
 
-/// An epoch's items on the device, by phase.
+/// An epoch's items on the device, by phase (boxed: tensors are large
+/// handles).
 enum Staged {
-    Positions(StagedRows),
-    Pairs(StagedPairs),
+    Positions(Box<StagedRows>),
+    Pairs(Box<StagedPairs>),
 }
 
 impl DistillLearner {
@@ -173,13 +174,13 @@ impl Learner for DistillLearner {
             let positions =
                 self.inputs.epoch_positions(mix(0xd157, epoch as u64), self.config.features.positions_per_epoch);
             if self.on_device.is_some() {
-                *self.staged.borrow_mut() = Some(Staged::Positions(StagedRows::new(&positions, device)));
+                *self.staged.borrow_mut() = Some(Staged::Positions(Box::new(StagedRows::new(&positions, device))));
             }
             positions.into_iter().map(Item::Position).collect()
         } else {
             let pairs = self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed);
             if self.on_device.is_some() {
-                *self.staged.borrow_mut() = Some(Staged::Pairs(StagedPairs::new(&pairs, device)));
+                *self.staged.borrow_mut() = Some(Staged::Pairs(Box::new(StagedPairs::new(&pairs, device))));
             }
             pairs.into_iter().map(Item::Pair).collect()
         })
