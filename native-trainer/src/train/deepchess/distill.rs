@@ -10,7 +10,6 @@
 //! The run directory looks like a Siamese run's: `model.dcnf` and
 //! `best.dcnf` (best validation accuracy) for `deepchess export`.
 
-use std::cell::RefCell;
 use std::path::Path;
 
 use anyhow::Context;
@@ -26,7 +25,7 @@ use crate::train::deepchess::siamese::SiameseConfig;
 use crate::train::runner::batch::{Encoded, PairBatch, pair_batch};
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
-use crate::train::runner::device_batches::{DeviceEncoded, StagedPairs, StagedRows, gather_split_on_device};
+use crate::train::runner::device_batches::{DeviceBatches, StagedPairs, StagedRows, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -81,11 +80,9 @@ pub struct DistillLearner {
     val_encoded: Encoded,
     val_pairs: Vec<Pair>,
     val_positions: Vec<u32>,
-    /// The training positions on the device, where batches are gathered
-    /// there ([`gather_split_on_device`]).
-    on_device: Option<DeviceEncoded>,
-    /// The current epoch's items on the device (with `on_device`).
-    staged: RefCell<Option<Staged>>,
+    /// Where its batches are built: on the device or the host
+    /// ([`gather_split_on_device`]).
+    batches: DeviceBatches<Staged>,
 }
 
 /// An epoch's items on the device, by phase (boxed: tensors are large
@@ -123,8 +120,7 @@ impl DistillLearner {
             val_encoded,
             val_pairs,
             val_positions,
-            on_device: None,
-            staged: RefCell::new(None),
+            batches: DeviceBatches::host(),
         };
         Ok(learner.with_device_batches(on_device))
     }
@@ -135,8 +131,7 @@ impl DistillLearner {
     /// split's size ([`gather_split_on_device`]); either way trains the same
     /// network, within float rounding.
     pub fn with_device_batches(mut self, on: bool) -> Self {
-        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
-        self.staged = RefCell::new(None);
+        self.batches = DeviceBatches::new(on, &self.inputs.encoded, &self.inputs.device);
         self
     }
 
@@ -173,15 +168,11 @@ impl Learner for DistillLearner {
         Ok(if phase == FEATURES {
             let positions =
                 self.inputs.epoch_positions(mix(0xd157, epoch as u64), self.config.features.positions_per_epoch);
-            if self.on_device.is_some() {
-                *self.staged.borrow_mut() = Some(Staged::Positions(Box::new(StagedRows::new(&positions, device))));
-            }
+            self.batches.stage(|| Staged::Positions(Box::new(StagedRows::new(&positions, device))));
             positions.into_iter().map(Item::Position).collect()
         } else {
             let pairs = self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed);
-            if self.on_device.is_some() {
-                *self.staged.borrow_mut() = Some(Staged::Pairs(Box::new(StagedPairs::new(&pairs, device))));
-            }
+            self.batches.stage(|| Staged::Pairs(Box::new(StagedPairs::new(&pairs, device))));
             pairs.into_iter().map(Item::Pair).collect()
         })
     }
@@ -198,23 +189,21 @@ impl Learner for DistillLearner {
             let logits = student.forward(&batch.first, &batch.second);
             log_softmax(logits, 1).mul(soft).sum_dim(1).mean().neg()
         };
-        let loss = match (&self.on_device, &*self.staged.borrow()) {
-            (Some(on_device), Some(Staged::Positions(rows))) => {
-                features(&on_device.batch(rows.slice(at, batch.len()), false))
+        let on_device = self.batches.with(|on_device, staged| match staged {
+            Staged::Positions(rows) => features(&on_device.batch(rows.slice(at, batch.len()), false)),
+            Staged::Pairs(pairs) => outputs(&pairs.batch(on_device, at, batch.len())),
+        });
+        let loss = on_device.unwrap_or_else(|| {
+            let positions: Vec<u32> =
+                batch.iter().filter_map(|i| if let Item::Position(p) = i { Some(*p) } else { None }).collect();
+            let pairs: Vec<Pair> =
+                batch.iter().filter_map(|i| if let Item::Pair(p) = i { Some(*p) } else { None }).collect();
+            if pairs.is_empty() {
+                features(&encoded.batch(positions.iter().map(|&i| (i, false)), device))
+            } else {
+                outputs(&pair_batch(encoded, &pairs, device))
             }
-            (Some(on_device), Some(Staged::Pairs(pairs))) => outputs(&pairs.batch(on_device, at, batch.len())),
-            _ => {
-                let positions: Vec<u32> =
-                    batch.iter().filter_map(|i| if let Item::Position(p) = i { Some(*p) } else { None }).collect();
-                let pairs: Vec<Pair> =
-                    batch.iter().filter_map(|i| if let Item::Pair(p) = i { Some(*p) } else { None }).collect();
-                if pairs.is_empty() {
-                    features(&encoded.batch(positions.iter().map(|&i| (i, false)), device))
-                } else {
-                    outputs(&pair_batch(encoded, &pairs, device))
-                }
-            }
-        };
+        });
         Loss { loss, correct: None }
     }
 

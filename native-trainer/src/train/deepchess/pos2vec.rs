@@ -10,7 +10,6 @@
 //! starts from. Each layer is a phase of the epoch runner; `model.bpk`
 //! holds the tower and the autoencoder in training.
 
-use std::cell::RefCell;
 use std::path::Path;
 
 use burn::config::Config;
@@ -25,7 +24,7 @@ use crate::train::deepchess::model::Siamese;
 use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
-use crate::train::runner::device_batches::{DeviceEncoded, StagedRows, gather_split_on_device};
+use crate::train::runner::device_batches::{DeviceBatches, StagedRows, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::EpochRow;
@@ -109,11 +108,9 @@ pub struct Pos2VecLearner {
     inputs: Inputs,
     val_encoded: Encoded,
     val: Vec<u32>,
-    /// The training positions on the device, where batches are gathered
-    /// there ([`gather_split_on_device`]).
-    on_device: Option<DeviceEncoded>,
-    /// The current epoch's positions on the device (with `on_device`).
-    staged: RefCell<Option<StagedRows>>,
+    /// Where its batches are built: on the device or the host
+    /// ([`gather_split_on_device`]).
+    batches: DeviceBatches<StagedRows>,
 }
 
 impl Pos2VecLearner {
@@ -127,7 +124,7 @@ impl Pos2VecLearner {
             .flat_map(|p| [p.better, p.worse])
             .collect();
         let on_device = gather_split_on_device(&inputs.device, inputs.encoded.len(), quiet);
-        let learner = Pos2VecLearner { config, inputs, val_encoded, val, on_device: None, staged: RefCell::new(None) };
+        let learner = Pos2VecLearner { config, inputs, val_encoded, val, batches: DeviceBatches::host() };
         Ok(learner.with_device_batches(on_device))
     }
 
@@ -137,8 +134,7 @@ impl Pos2VecLearner {
     /// ([`gather_split_on_device`]); either way trains the same network,
     /// within float rounding.
     pub fn with_device_batches(mut self, on: bool) -> Self {
-        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
-        self.staged = RefCell::new(None);
+        self.batches = DeviceBatches::new(on, &self.inputs.encoded, &self.inputs.device);
         self
     }
 }
@@ -190,9 +186,7 @@ impl Learner for Pos2VecLearner {
 
     fn epoch(&self, _model: &Pos2VecModel, layer: usize, epoch: usize) -> anyhow::Result<Vec<u32>> {
         let rows = self.inputs.epoch_positions(mix(layer as u64, epoch as u64), self.config.data.per_epoch);
-        if self.on_device.is_some() {
-            *self.staged.borrow_mut() = Some(StagedRows::new(&rows, &self.inputs.device));
-        }
+        self.batches.stage(|| StagedRows::new(&rows, &self.inputs.device));
         Ok(rows)
     }
 
@@ -201,12 +195,11 @@ impl Learner for Pos2VecLearner {
         // no autodiff graph behind.
         let frozen = model.network.clone().no_grad();
         let ae = &model.autoencoder;
-        let loss = match (&self.on_device, &*self.staged.borrow()) {
-            (Some(encoded), Some(staged)) => {
-                loss(&frozen, ae, layer, &encoded.batch(staged.slice(at, batch.len()), false))
-            }
-            _ => host_loss(&frozen, ae, layer, &self.inputs.encoded, batch, &self.inputs.device),
-        };
+        let on_device = self
+            .batches
+            .with(|encoded, rows| loss(&frozen, ae, layer, &encoded.batch(rows.slice(at, batch.len()), false)));
+        let loss = on_device
+            .unwrap_or_else(|| host_loss(&frozen, ae, layer, &self.inputs.encoded, batch, &self.inputs.device));
         Loss { loss, correct: None }
     }
 

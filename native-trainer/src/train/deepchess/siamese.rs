@@ -8,7 +8,6 @@
 //! epoch; this learner adds the float network (`model.dcnf`, and
 //! `best.dcnf` for the best validation epoch) that `deepchess export` reads.
 
-use std::cell::RefCell;
 use std::path::Path;
 
 use anyhow::Context;
@@ -24,7 +23,7 @@ use crate::train::deepchess::pos2vec::{self, Pos2VecConfig};
 use crate::train::runner::batch::{PairBatch, pair_batch};
 use crate::train::runner::config::{DataConfig, ModelConfig};
 use crate::train::runner::device::DeviceChoice;
-use crate::train::runner::device_batches::{DeviceEncoded, StagedPairs, gather_split_on_device};
+use crate::train::runner::device_batches::{DeviceBatches, StagedPairs, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -56,11 +55,9 @@ pub struct SiameseLearner {
     config: SiameseConfig,
     inputs: Inputs,
     val_pairs: Vec<Pair>,
-    /// The training positions on the device, where batches are gathered
-    /// there ([`gather_split_on_device`]).
-    on_device: Option<DeviceEncoded>,
-    /// The current epoch's pairs on the device (with `on_device`).
-    staged: RefCell<Option<StagedPairs>>,
+    /// Where its batches are built: on the device or the host
+    /// ([`gather_split_on_device`]).
+    batches: DeviceBatches<StagedPairs>,
 }
 
 impl SiameseLearner {
@@ -70,7 +67,7 @@ impl SiameseLearner {
         let inputs = Inputs::open(data, device, config.data.labels, seed, quiet)?;
         let val_pairs = accuracy::pairs(inputs.val.records(), config.data.val, seed ^ 1);
         let on_device = gather_split_on_device(&inputs.device, inputs.encoded.len(), quiet);
-        let learner = SiameseLearner { config, inputs, val_pairs, on_device: None, staged: RefCell::new(None) };
+        let learner = SiameseLearner { config, inputs, val_pairs, batches: DeviceBatches::host() };
         Ok(learner.with_device_batches(on_device))
     }
 
@@ -80,8 +77,7 @@ impl SiameseLearner {
     /// ([`gather_split_on_device`]);
     /// either way trains the same network, within float rounding.
     pub fn with_device_batches(mut self, on: bool) -> Self {
-        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
-        self.staged = RefCell::new(None);
+        self.batches = DeviceBatches::new(on, &self.inputs.encoded, &self.inputs.device);
         self
     }
 }
@@ -128,17 +124,13 @@ impl Learner for SiameseLearner {
     fn epoch(&self, _model: &Siamese, _phase: usize, epoch: usize) -> anyhow::Result<Vec<Pair>> {
         let data = &self.config.data;
         let pairs = self.inputs.epoch_pairs(epoch, data.per_epoch, data.mirror, data.seed);
-        if self.on_device.is_some() {
-            *self.staged.borrow_mut() = Some(StagedPairs::new(&pairs, &self.inputs.device));
-        }
+        self.batches.stage(|| StagedPairs::new(&pairs, &self.inputs.device));
         Ok(pairs)
     }
 
     fn loss(&self, model: &Siamese, _phase: usize, batch: &[Pair], at: usize) -> Loss {
-        let batch = match (&self.on_device, &*self.staged.borrow()) {
-            (Some(encoded), Some(staged)) => staged.batch(encoded, at, batch.len()),
-            _ => pair_batch(&self.inputs.encoded, batch, &self.inputs.device),
-        };
+        let on_device = self.batches.with(|encoded, staged| staged.batch(encoded, at, batch.len()));
+        let batch = on_device.unwrap_or_else(|| pair_batch(&self.inputs.encoded, batch, &self.inputs.device));
         let logits = model.forward(&batch.first, &batch.second); // [batch, 2]
         let loss = pair_loss(logits.clone(), &batch);
         Loss { loss, correct: Some(correct_pairs(logits.detach(), batch.classes)) }

@@ -20,7 +20,6 @@
 //! from a game Black won) by `s`, so the figure compares with the Siamese
 //! networks'.
 
-use std::cell::RefCell;
 use std::path::Path;
 
 use burn::config::Config;
@@ -37,7 +36,7 @@ use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::Encoded;
 use crate::train::runner::config::DataConfig;
 use crate::train::runner::device::DeviceChoice;
-use crate::train::runner::device_batches::{DeviceEncoded, StagedEpoch, gather_split_on_device};
+use crate::train::runner::device_batches::{DeviceBatches, DeviceEncoded, StagedEpoch, gather_split_on_device};
 use crate::train::runner::inputs::Inputs;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
@@ -113,11 +112,9 @@ pub struct ValueLearner {
     val_positions: Vec<(u32, f32)>,
     val_encoded: Encoded,
     val_pairs: Vec<Pair>,
-    /// The training positions on the device, where batches are gathered
-    /// there ([`gather_split_on_device`]).
-    on_device: Option<DeviceEncoded>,
-    /// The current epoch's items on the device (with `on_device`).
-    staged: RefCell<Option<StagedEpoch>>,
+    /// Where its batches are built: on the device or the host
+    /// ([`gather_split_on_device`]).
+    batches: DeviceBatches<StagedEpoch>,
 }
 
 impl ValueLearner {
@@ -162,8 +159,7 @@ impl ValueLearner {
             val_positions,
             val_encoded,
             val_pairs,
-            on_device: None,
-            staged: RefCell::new(None),
+            batches: DeviceBatches::host(),
         };
         let on_device = gather_split_on_device(&learner.inputs.device, learner.inputs.encoded.len(), quiet);
         Ok(learner.with_device_batches(on_device))
@@ -175,8 +171,7 @@ impl ValueLearner {
     /// ([`gather_split_on_device`]);
     /// either way trains the same network, within float rounding.
     pub fn with_device_batches(mut self, on: bool) -> Self {
-        self.on_device = on.then(|| DeviceEncoded::new(&self.inputs.encoded, &self.inputs.device));
-        self.staged = RefCell::new(None);
+        self.batches = DeviceBatches::new(on, &self.inputs.encoded, &self.inputs.device);
         self
     }
 
@@ -242,20 +237,16 @@ impl Learner for ValueLearner {
             None => rng.random_range(0..n),
         };
         let items: Vec<(u32, f32)> = (0..self.config.data.per_epoch).map(|_| self.candidates[draw(&mut rng)]).collect();
-        if self.on_device.is_some() {
-            *self.staged.borrow_mut() = Some(StagedEpoch::new(&items, &self.inputs.device));
-        }
+        self.batches.stage(|| StagedEpoch::new(&items, &self.inputs.device));
         Ok(items)
     }
 
     fn loss(&self, model: &ValueNet, _phase: usize, batch: &[(u32, f32)], at: usize) -> Loss {
-        let loss = match (&self.on_device, &*self.staged.borrow()) {
-            (Some(encoded), Some(staged)) => {
-                let (rows, targets) = staged.slice(at, batch.len());
-                device_batch_loss(model, encoded, rows, targets)
-            }
-            _ => batch_loss(model, &self.inputs.encoded, batch, &self.inputs.device),
-        };
+        let on_device = self.batches.with(|encoded, staged| {
+            let (rows, targets) = staged.slice(at, batch.len());
+            device_batch_loss(model, encoded, rows, targets)
+        });
+        let loss = on_device.unwrap_or_else(|| batch_loss(model, &self.inputs.encoded, batch, &self.inputs.device));
         Loss { loss, correct: None }
     }
 

@@ -19,6 +19,8 @@
 //! Used where the first layer is a product on the device (a GPU backend:
 //! [`dense_first_layer`]); on flex the host's way is the device's way.
 
+use std::cell::RefCell;
+
 use burn::tensor::{Bool, Device, Int, Tensor, TensorData};
 use deepchess_core::arch::{INPUTS, MAX_ACTIVE, SIDE_TO_MOVE_INDEX};
 use deepchess_core::deepchess::features::mirror_index;
@@ -126,6 +128,41 @@ impl DeviceEncoded {
         let images = self.table.clone().select(0, listed).reshape([batch, MAX_ACTIVE]);
         let added = self.added.clone().select(0, rows);
         Positions { indices: Tensor::cat(vec![images, added], 1) }
+    }
+}
+
+/// A learner's way to its batches: on the device (every training position
+/// there, and the current epoch's items, an `S`), or built on the host.
+pub struct DeviceBatches<S> {
+    encoded: Option<DeviceEncoded>,
+    staged: RefCell<Option<S>>,
+}
+
+impl<S> DeviceBatches<S> {
+    /// Batches built on the host.
+    pub fn host() -> Self {
+        DeviceBatches { encoded: None, staged: RefCell::new(None) }
+    }
+
+    /// On the device when `on` (uploading `encoded`'s positions to `device`
+    /// now), else on the host.
+    pub fn new(on: bool, encoded: &Encoded, device: &Device) -> Self {
+        DeviceBatches { encoded: on.then(|| DeviceEncoded::new(encoded, device)), staged: RefCell::new(None) }
+    }
+
+    /// Keeps an epoch's items on the device, as `stage` uploads them (on the
+    /// device only).
+    pub fn stage(&self, stage: impl FnOnce() -> S) {
+        if self.encoded.is_some() {
+            *self.staged.borrow_mut() = Some(stage());
+        }
+    }
+
+    /// `batch` of the positions and the staged epoch on the device; `None`
+    /// where batches are built on the host.
+    pub fn with<R>(&self, batch: impl FnOnce(&DeviceEncoded, &S) -> R) -> Option<R> {
+        let staged = self.staged.borrow();
+        Some(batch(self.encoded.as_ref()?, staged.as_ref()?))
     }
 }
 
