@@ -33,7 +33,7 @@ use crate::train::deepchess::siamese::{correct_pairs, step};
 use crate::train::deepchess::value::{batch_loss as value_loss, device_batch_loss};
 use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::{Encoded, pair_batch};
-use crate::train::runner::device_batches::{DeviceEncoded, StagedEpoch, StagedPairs, gather_on_device};
+use crate::train::runner::device_batches::{DeviceBatches, StagedEpoch, StagedPairs, gather_on_device};
 use crate::train::runner::optim::{OptimizerKind, optimizer};
 use crate::train::runner::tally::{Step, Tally};
 use crate::train::runner::tensors::fresh;
@@ -147,8 +147,7 @@ fn timed(options: &SpeedOptions, mut step: impl FnMut(bool) -> Step) -> Speed {
 
 fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let encoded = Encoded::new(records);
-    let on_device =
-        options.gather.unwrap_or_else(|| gather_on_device(device)).then(|| DeviceEncoded::new(&encoded, device));
+    let batches = DeviceBatches::new(options.gather.unwrap_or_else(|| gather_on_device(device)), &encoded, device);
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
     let mut model = Some(Siamese::new(&options.shape, device));
     let mut optim = optimizer(OptimizerKind::Adam, 0.0);
@@ -164,14 +163,12 @@ fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed
             mirror: rng.random_bool(0.5),
         })
         .collect();
-    let staged = on_device.as_ref().map(|_| StagedPairs::new(&pairs, device));
+    batches.stage(|| StagedPairs::new(&pairs, device));
     let (mut host, mut at) = (0f64, 0);
     let mut speed = timed(options, |is_timed| {
         let building = Instant::now();
-        let batch = match (&on_device, &staged) {
-            (Some(encoded), Some(staged)) => staged.batch(encoded, at, batch_size),
-            _ => pair_batch(&encoded, &pairs[at..at + batch_size], device),
-        };
+        let on_device = batches.with(|on_device, staged| staged.batch(on_device, at, batch_size));
+        let batch = on_device.unwrap_or_else(|| pair_batch(&encoded, &pairs[at..at + batch_size], device));
         at += batch_size;
         // The warm-up's steps are left out of the split, as out of the time.
         if is_timed {
@@ -187,8 +184,7 @@ fn siamese(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed
 
 fn value(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let encoded = Encoded::new(records);
-    let on_device =
-        options.gather.unwrap_or_else(|| gather_on_device(device)).then(|| DeviceEncoded::new(&encoded, device));
+    let batches = DeviceBatches::new(options.gather.unwrap_or_else(|| gather_on_device(device)), &encoded, device);
     let mut rng = SmallRng::seed_from_u64(options.seed ^ 0x5eed);
     // The value network takes the shape's tower and ignores its head.
     let mut model = Some(ValueNet::new(&options.shape, device));
@@ -199,17 +195,15 @@ fn value(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
     let items: Vec<(u32, f32)> = (0..(options.warmup + options.steps) * batch_size)
         .map(|_| (rng.random_range(0..records.len() as u32), rng.random()))
         .collect();
-    let staged = on_device.as_ref().map(|_| StagedEpoch::new(&items, device));
+    batches.stage(|| StagedEpoch::new(&items, device));
     let mut at = 0;
     timed(options, |_| {
         let current = model.take().expect("a model");
-        let loss = match (&on_device, &staged) {
-            (Some(encoded), Some(staged)) => {
-                let (rows, targets) = staged.slice(at, batch_size);
-                device_batch_loss(&current, encoded, rows, targets)
-            }
-            _ => value_loss(&current, &encoded, &items[at..at + batch_size], device),
-        };
+        let on_device = batches.with(|on_device, staged| {
+            let (rows, targets) = staged.slice(at, batch_size);
+            device_batch_loss(&current, on_device, rows, targets)
+        });
+        let loss = on_device.unwrap_or_else(|| value_loss(&current, &encoded, &items[at..at + batch_size], device));
         at += batch_size;
         let grads = GradientsParams::from_grads(loss.backward(), &current);
         model = Some(fresh(optim.step(1e-3, current, grads).clip()));

@@ -42,7 +42,7 @@ use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::{self, EpochRow};
 use crate::train::runner::optim::OptimConfig;
 use crate::train::runner::run_dir::RunDir;
-use crate::train::runner::tensors::{seeded, tensor_values};
+use crate::train::runner::tensors::{Positions, seeded, tensor_values};
 
 /// What a position's target blends.
 #[derive(Config, Debug, PartialEq)]
@@ -193,8 +193,7 @@ pub(crate) fn batch_loss(
     let mirrored = encoded.batch(items.iter().map(|&(i, _)| (i, true)), device);
     let targets: Vec<f32> = items.iter().map(|&(_, t)| t).collect();
     let targets = Tensor::<2>::from_data(TensorData::new(targets, [items.len(), 1]), device);
-    let error = sigmoid(model.forward(&positions, &mirrored)) - targets;
-    error.clone().mul(error).mean()
+    squared_error(model, &positions, &mirrored, targets)
 }
 
 /// [`batch_loss`] of the positions at `rows` of `encoded`, on the device,
@@ -205,9 +204,13 @@ pub(crate) fn device_batch_loss(
     rows: Tensor<1, Int>,
     targets: Tensor<2>,
 ) -> Tensor<1> {
-    let positions = encoded.batch(rows.clone(), false);
-    let mirrored = encoded.batch(rows, true);
-    let error = sigmoid(model.forward(&positions, &mirrored)) - targets;
+    squared_error(model, &encoded.batch(rows.clone(), false), &encoded.batch(rows, true), targets)
+}
+
+/// The mean squared error of `σ(s)` of `positions` (read with their
+/// `mirrored` images) against `targets` (`[batch, 1]`).
+fn squared_error(model: &ValueNet, positions: &Positions, mirrored: &Positions, targets: Tensor<2>) -> Tensor<1> {
+    let error = sigmoid(model.forward(positions, mirrored)) - targets;
     error.clone().mul(error).mean()
 }
 

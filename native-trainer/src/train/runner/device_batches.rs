@@ -166,6 +166,13 @@ impl<S> DeviceBatches<S> {
     }
 }
 
+/// Rows of the positions' table as a `[rows]` tensor on `device`.
+fn upload_rows(rows: impl Iterator<Item = u32>, device: &Device) -> Tensor<1, Int> {
+    let rows: Vec<i64> = rows.map(i64::from).collect();
+    let n = rows.len();
+    Tensor::from_data(TensorData::new(rows, [n]), device)
+}
+
 /// An epoch's positions on the device (their rows), uploaded once; a step
 /// narrows them to its batch.
 pub struct StagedRows {
@@ -175,9 +182,7 @@ pub struct StagedRows {
 impl StagedRows {
     /// Uploads an epoch's rows.
     pub fn new(rows: &[u32], device: &Device) -> StagedRows {
-        let rows: Vec<i64> = rows.iter().map(|&i| i64::from(i)).collect();
-        let n = rows.len();
-        StagedRows { rows: Tensor::from_data(TensorData::new(rows, [n]), device) }
+        StagedRows { rows: upload_rows(rows.iter().copied(), device) }
     }
 
     /// Rows `at..at + len`.
@@ -189,24 +194,23 @@ impl StagedRows {
 /// An epoch's items on the device: the rows of its positions and a float
 /// target for each, uploaded once; a step narrows them to its batch.
 pub struct StagedEpoch {
-    rows: Tensor<1, Int>,
+    rows: StagedRows,
     targets: Tensor<1>,
 }
 
 impl StagedEpoch {
     /// Uploads an epoch's `(row, target)` items.
     pub fn new(items: &[(u32, f32)], device: &Device) -> StagedEpoch {
-        let rows: Vec<i64> = items.iter().map(|&(i, _)| i64::from(i)).collect();
         let targets: Vec<f32> = items.iter().map(|&(_, t)| t).collect();
         StagedEpoch {
-            rows: Tensor::from_data(TensorData::new(rows, [items.len()]), device),
+            rows: StagedRows { rows: upload_rows(items.iter().map(|&(i, _)| i), device) },
             targets: Tensor::from_data(TensorData::new(targets, [items.len()]), device),
         }
     }
 
     /// Items `at..at + len`: their rows and their targets (`[len, 1]`).
     pub fn slice(&self, at: usize, len: usize) -> (Tensor<1, Int>, Tensor<2>) {
-        (self.rows.clone().narrow(0, at, len), self.targets.clone().narrow(0, at, len).reshape([len, 1]))
+        (self.rows.slice(at, len), self.targets.clone().narrow(0, at, len).reshape([len, 1]))
     }
 }
 
@@ -225,10 +229,7 @@ impl StagedPairs {
     /// Uploads an epoch's pairs.
     pub fn new(pairs: &[Pair], device: &Device) -> StagedPairs {
         let n = pairs.len();
-        let rows = |side: usize| -> Tensor<1, Int> {
-            let rows: Vec<i64> = pairs.iter().map(|p| i64::from(p.ordered()[side].0)).collect();
-            Tensor::from_data(TensorData::new(rows, [n]), device)
-        };
+        let rows = |side: usize| upload_rows(pairs.iter().map(|p| p.ordered()[side].0), device);
         // Both positions of a pair are mirrored, or neither.
         let mirror: Vec<bool> = pairs.iter().map(|p| p.mirror).collect();
         let (target, classes) = pair_labels(pairs, device);
@@ -279,10 +280,7 @@ mod tests {
         let device = Device::flex();
         let on_device = DeviceEncoded::new(&encoded, &device);
         let picks: Vec<u32> = (0..200).map(|i| (i * 37 % 300) as u32).collect();
-        let rows = Tensor::<1, Int>::from_data(
-            TensorData::new(picks.iter().map(|&i| i64::from(i)).collect::<Vec<_>>(), [picks.len()]),
-            &device,
-        );
+        let rows = upload_rows(picks.iter().copied(), &device);
         // Both sides to move occur, so the side-to-move bit is removed and added.
         let white = picks.iter().filter(|&&i| encoded.features(i).as_slice().contains(&SIDE_TO_MOVE_INDEX)).count();
         assert!(white > 0 && white < picks.len(), "{white} of {} with White to move", picks.len());
