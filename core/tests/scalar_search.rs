@@ -169,6 +169,32 @@ fn transposition_table_mate_scores_survive_another_ply() {
     assert_eq!(table.probe(a, 3).unwrap().move_code, move_code(m));
     table.clear();
     assert_eq!(table.probe(a, 3), None);
+    // Emptied by plain stores where no other thread holds it.
+    let mut table = table;
+    table.store(b, 2, 4, 10, 0, Bound::Exact, None);
+    assert!(table.probe(b, 2).is_some());
+    table.clear_exclusive();
+    assert_eq!(table.probe(b, 2), None);
+}
+
+#[test]
+fn a_new_game_empties_a_shared_table_and_one_held_alone() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut alone = net_search();
+    let (_, first) = run(&mut alone, &pos, &[], depth(5));
+    let nodes = alone.nodes();
+    // Held by this search alone: the next run searches the same tree again.
+    alone.clear();
+    assert_eq!(run(&mut alone, &pos, &[], depth(5)).1, first);
+    assert_eq!(alone.nodes(), nodes);
+    // Still held by another search: cleared through atomic stores, the same result.
+    let table = Arc::new(ScoreTable::with_bytes(1 << 20));
+    let mut shared = ScalarSearch::with_table(NetEvaluator::new(net(), 1 << 20), table.clone());
+    run(&mut shared, &pos, &[], depth(5));
+    shared.clear();
+    run(&mut shared, &pos, &[], depth(5));
+    assert_eq!((shared.nodes(), shared.best_move()), (nodes, first));
+    drop(table);
 }
 
 #[test]

@@ -24,17 +24,59 @@ pub fn sub_i16(acc: &mut [i16], row: &[i16]) {
     }
 }
 
-/// `out = src − Σ removed + Σ added`, wrapping, 8 lanes at a time.
+/// `out = src − Σ removed + Σ added`, wrapping, 32 lanes (four vectors) at
+/// a time held in registers while every row is added, so that each row's
+/// slice is read once per tile and checked once per call.
+///
+/// The lengths are checked once a call instead of at every load. Against
+/// one checked vector at a time, the whole search ran about 4% faster in
+/// node's V8 (the medians of eight alternating runs over the 46 bench
+/// positions at depth 10, 2026-11-29); the update is the browser build's
+/// second-largest cost after the dense layer.
 pub fn update_i16(src: &[i16], removed: &[&[i16]], added: &[&[i16]], out: &mut [i16]) {
-    for c in (0..out.len()).step_by(8) {
-        let mut v = load(&src[c..]);
+    let n = out.len();
+    assert!(n.is_multiple_of(TILE) && src.len() == n);
+    assert!(removed.iter().chain(added).all(|row| row.len() == n));
+    for c in (0..n).step_by(TILE) {
+        // SAFETY: `c + TILE <= n == src.len()`.
+        let mut v = unsafe { load_tile(src.as_ptr().add(c)) };
         for row in removed {
-            v = i16x8_sub(v, load(&row[c..]));
+            // SAFETY: `c + TILE <= n == row.len()`.
+            let r = unsafe { load_tile(row.as_ptr().add(c)) };
+            v = [0, 1, 2, 3].map(|k| i16x8_sub(v[k], r[k]));
         }
         for row in added {
-            v = i16x8_add(v, load(&row[c..]));
+            // SAFETY: `c + TILE <= n == row.len()`.
+            let r = unsafe { load_tile(row.as_ptr().add(c)) };
+            v = [0, 1, 2, 3].map(|k| i16x8_add(v[k], r[k]));
         }
-        store(&mut out[c..], v);
+        // SAFETY: `c + TILE <= n == out.len()`.
+        unsafe { store_tile(out.as_mut_ptr().add(c), v) };
+    }
+}
+
+/// Lanes in a tile of [`update_i16`]: four vectors.
+const TILE: usize = 32;
+
+/// The four vectors at `p`.
+///
+/// # Safety
+/// `p` points to at least [`TILE`] readable `i16`s (no alignment needed).
+#[inline(always)]
+unsafe fn load_tile(p: *const i16) -> [v128; 4] {
+    // SAFETY: lanes `8k..8k + 8` are inside the tile for k < 4.
+    [0, 8, 16, 24].map(|k| unsafe { v128_load(p.add(k).cast()) })
+}
+
+/// Stores four vectors at `p`.
+///
+/// # Safety
+/// `p` points to at least [`TILE`] writable `i16`s (no alignment needed).
+#[inline(always)]
+unsafe fn store_tile(p: *mut i16, v: [v128; 4]) {
+    for (k, v) in v.into_iter().enumerate() {
+        // SAFETY: lanes `8k..8k + 8` are inside the tile for k < 4.
+        unsafe { v128_store(p.add(8 * k).cast(), v) };
     }
 }
 

@@ -2,6 +2,8 @@
 //! evaluator (DeepChess's utility head or a learner's network), and behind
 //! the slice loop ([`Sliced`]).
 
+use alloc::sync::Arc;
+
 use shakmaty::{Chess, Move};
 
 use crate::deepchess::embedding::Embedding;
@@ -63,7 +65,12 @@ impl<E: Evaluator> Search for ScalarSearch<E> {
     }
 
     fn clear(&mut self) {
-        self.table.clear();
+        // Between searches the helpers have let go of the table, so it is
+        // usually this search's alone.
+        match Arc::get_mut(&mut self.table) {
+            Some(table) => table.clear_exclusive(),
+            None => self.table.clear(),
+        }
         self.history.clear();
         self.evaluator.clear();
     }
