@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 use shakmaty::{Chess, Move, Position};
 
-use crate::arch::{MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, PADDING};
+use crate::arch::{MAX_FT_WEIGHT, MAX_HIDDEN_WEIGHT, PADDING, padded};
 use crate::deepchess::float::{FloatLayer, FloatNetwork};
 use crate::deepchess::shape::Shape;
 use crate::kernels::{self, Kernel, scalar};
@@ -148,6 +148,18 @@ pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'stat
         scalar::dense(&input, &weights, &bias, &mut expected);
         kernels::dense(kernel, &input, &weights, &bias, &mut actual);
         check("dense", expected == actual);
+        // The packed order: every kernel, the x86 ones with their own loops,
+        // against the oracle on the rows as they are.
+        let rows = padded(outputs);
+        let weights: Vec<i8> = (0..n * rows)
+            .map(|_| if edge { [i8::MIN, i8::MAX][rng.random_range(0..2)] } else { rng.random() })
+            .collect();
+        let bias: Vec<i32> =
+            (0..rows).map(|_| if extreme { rng.random() } else { rng.random_range(-100_000..100_000) }).collect();
+        let (mut expected, mut actual) = (alloc::vec![0; rows], alloc::vec![0; rows]);
+        scalar::dense(&input, &weights, &bias, &mut expected);
+        kernels::dense_packed(kernel, &input, &kernels::pack_dense(&weights, n, rows), &bias, &mut actual);
+        check("dense_packed", expected == actual);
 
         // f32: the learners' networks. Values of both signs and several
         // magnitudes, so that the summation order shows in the last bits.

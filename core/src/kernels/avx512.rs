@@ -2,12 +2,12 @@
 //! AMD since Zen 4). Each equals its [`scalar`](super::scalar) twin bit for
 //! bit; the callers in [`super`] check lengths and CPU support.
 //!
-//! Only the two operations that show in a search's profile are written
-//! here: the first layer's update (`update_i16`, 64-byte registers: half the
-//! instructions of AVX2) and the hidden layers' dot products (`dense`, one
-//! `vpdpbusd` where AVX2 needs `maddubs`, `madd` and an add, over 64 bytes
-//! at a time). The rest are the [`avx2`](super::avx2) kernels, which a CPU
-//! with AVX-512 also runs.
+//! Only the operations that show in a search's profile are written here:
+//! the first layer's update (`update_i16`, 64-byte registers: half the
+//! instructions of AVX2) and the hidden layers' dot products (`dense` and
+//! `dense_packed`, one `vpdpbusd` where AVX2 needs `maddubs`, `madd` and an
+//! add, over 64 bytes at a time). The rest are the [`avx2`](super::avx2)
+//! kernels, which a CPU with AVX-512 also runs.
 
 use core::arch::x86_64::*;
 
@@ -159,4 +159,45 @@ unsafe fn dots<const R: usize>(input: &[u8], rows: *const i8) -> [__m256i; R] {
 unsafe fn load<T>(p: *const T) -> __m512i {
     // SAFETY: the caller guarantees 64 readable bytes; loadu needs no alignment.
     unsafe { _mm512_loadu_si512(p.cast()) }
+}
+
+/// [`dense`] over weights in [`pack_dense`](super::pack_dense)'s order: 32
+/// outputs at a time in two registers, each group of four inputs broadcast
+/// to every lane and multiplied by the 32 outputs' four weights with one
+/// `vpdpbusd` a register. Four sets of sums take the groups in turn, so four
+/// chains of `vpdpbusd` run at once, and no horizontal sums are needed: a
+/// lane is an output.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VL and VNNI; `input.len()` is a
+/// multiple of 16, `out.len()` a multiple of 32, `bias.len() == out.len()`
+/// and `packed.len() == input.len() * out.len()`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub unsafe fn dense_packed(input: &[u8], packed: &[i8], bias: &[i32], out: &mut [i32]) {
+    let outputs = out.len();
+    let groups = input.len() / 4;
+    for o in (0..outputs).step_by(32) {
+        let mut acc = [[_mm512_setzero_si512(); 2]; 4];
+        for g in (0..groups).step_by(4) {
+            for (k, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: group `g + k < groups` (groups is a multiple of 4); its
+                // four inputs are in `input`, and outputs `o..o + 32` of its weights in `packed`.
+                unsafe {
+                    let x = _mm512_set1_epi32(input.as_ptr().add(4 * (g + k)).cast::<i32>().read_unaligned());
+                    let w = packed.as_ptr().add(((g + k) * outputs + o) * 4);
+                    acc[0] = _mm512_dpbusd_epi32(acc[0], x, load(w));
+                    acc[1] = _mm512_dpbusd_epi32(acc[1], x, load(w.add(64)));
+                }
+            }
+        }
+        let [a, b, c, d] = acc;
+        for half in 0..2 {
+            let sum = _mm512_add_epi32(_mm512_add_epi32(a[half], b[half]), _mm512_add_epi32(c[half], d[half]));
+            // SAFETY: outputs `o + 16 * half..+ 16` are in `bias` and `out`.
+            unsafe {
+                let b = _mm512_loadu_si512(bias.as_ptr().add(o + 16 * half).cast());
+                _mm512_storeu_si512(out.as_mut_ptr().add(o + 16 * half).cast(), _mm512_add_epi32(sum, b));
+            }
+        }
+    }
 }

@@ -47,6 +47,22 @@ pub fn dense(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
     }
 }
 
+/// [`dense`] over weights in [`pack_dense`](super::pack_dense)'s order:
+/// the same sums, a group of four inputs at a time.
+pub fn dense_packed(input: &[u8], packed: &[i8], bias: &[i32], out: &mut [i32]) {
+    let outputs = out.len();
+    let mut sums = alloc::vec![0i32; outputs];
+    for (g, x) in input.chunks_exact(4).enumerate() {
+        for (o, sum) in sums.iter_mut().enumerate() {
+            let w = &packed[(g * outputs + o) * 4..][..4];
+            *sum += x.iter().zip(w).map(|(&x, &w)| i32::from(x) * i32::from(w)).sum::<i32>();
+        }
+    }
+    for ((o, s), &b) in out.iter_mut().zip(sums).zip(bias) {
+        *o = b.wrapping_add(s);
+    }
+}
+
 /// `out = clamp((sum + 32) >> 6, 0, 127)`, wrapping like the SIMD adds.
 pub fn crelu_i32(sums: &[i32], out: &mut [u8]) {
     const HALF: i32 = 1 << (WEIGHT_SCALE_BITS - 1);

@@ -17,6 +17,11 @@ pub struct Dense {
     bias: Vec<i32>,
     /// One row of `padded(inputs)` weights per output; the padding is zero.
     weights: Vec<i8>,
+    /// The weights with `padded(outputs)` rows, in [`kernels::pack_dense`]'s
+    /// order, for the kernels that read them so.
+    packed: Vec<i8>,
+    /// The biases with zeros to `padded(outputs)`.
+    packed_bias: Vec<i32>,
 }
 
 impl Dense {
@@ -31,7 +36,7 @@ impl Dense {
                 *w = v;
             }
         }
-        Ok(Dense { inputs, outputs, bias, weights })
+        Ok(Dense::new(inputs, outputs, bias, weights))
     }
 
     /// Quantizes a float layer ([`quantize::hidden_weight`] and
@@ -46,7 +51,18 @@ impl Dense {
             }
         }
         let bias = layer.bias().iter().map(|&b| quantize::hidden_bias(b)).collect();
-        Dense { inputs, outputs, bias, weights }
+        Dense::new(inputs, outputs, bias, weights)
+    }
+
+    /// The layer, with its packed copy of the weights.
+    fn new(inputs: usize, outputs: usize, bias: Vec<i32>, weights: Vec<i8>) -> Dense {
+        let (width, rows) = (padded(inputs), padded(outputs));
+        let mut all_rows = weights.clone();
+        all_rows.resize(rows * width, 0);
+        let packed = kernels::pack_dense(&all_rows, width, rows);
+        let mut packed_bias = bias.clone();
+        packed_bias.resize(rows, 0);
+        Dense { inputs, outputs, bias, weights, packed, packed_bias }
     }
 
     /// Writes the parameters as [`read`](Self::read) expects them.
@@ -85,8 +101,14 @@ impl Dense {
     ///
     /// `input` has `padded(inputs)` values; `sums` at least `padded(outputs)`.
     pub fn propagate(&self, kernel: Kernel, input: &[u8], sums: &mut [i32]) {
+        let input = &input[..padded(self.inputs)];
+        if kernel.packs_dense() {
+            // The padded rows' weights and biases are zero, so are their sums.
+            kernels::dense_packed(kernel, input, &self.packed, &self.packed_bias, &mut sums[..padded(self.outputs)]);
+            return;
+        }
         let (live, pad) = sums[..padded(self.outputs)].split_at_mut(self.outputs);
-        kernels::dense(kernel, &input[..padded(self.inputs)], &self.weights, &self.bias, live);
+        kernels::dense(kernel, input, &self.weights, &self.bias, live);
         pad.fill(0);
     }
 
