@@ -14,14 +14,13 @@ use crate::kernels::{self, Kernel};
 pub struct Dense {
     inputs: usize,
     outputs: usize,
+    /// The biases, with zeros to `padded(outputs)` (the packed rows' own).
     bias: Vec<i32>,
     /// One row of `padded(inputs)` weights per output; the padding is zero.
     weights: Vec<i8>,
     /// The weights with `padded(outputs)` rows, in [`kernels::pack_dense`]'s
     /// order, for the kernels that read them so.
     packed: Vec<i8>,
-    /// The biases with zeros to `padded(outputs)`.
-    packed_bias: Vec<i32>,
 }
 
 impl Dense {
@@ -54,20 +53,19 @@ impl Dense {
         Dense::new(inputs, outputs, bias, weights)
     }
 
-    /// The layer, with its packed copy of the weights.
-    fn new(inputs: usize, outputs: usize, bias: Vec<i32>, weights: Vec<i8>) -> Dense {
+    /// The layer, with its biases padded and its packed copy of the weights.
+    fn new(inputs: usize, outputs: usize, mut bias: Vec<i32>, weights: Vec<i8>) -> Dense {
         let (width, rows) = (padded(inputs), padded(outputs));
+        bias.resize(rows, 0);
         let mut all_rows = weights.clone();
         all_rows.resize(rows * width, 0);
         let packed = kernels::pack_dense(&all_rows, width, rows);
-        let mut packed_bias = bias.clone();
-        packed_bias.resize(rows, 0);
-        Dense { inputs, outputs, bias, weights, packed, packed_bias }
+        Dense { inputs, outputs, bias, weights, packed }
     }
 
     /// Writes the parameters as [`read`](Self::read) expects them.
     pub fn write(&self, out: &mut Vec<u8>) {
-        for &b in &self.bias {
+        for &b in self.bias() {
             out.extend_from_slice(&b.to_le_bytes());
         }
         for row in self.weights.chunks_exact(padded(self.inputs)) {
@@ -87,7 +85,7 @@ impl Dense {
 
     /// The biases, `outputs` of them, in units of `1 / SUM_SCALE`.
     pub fn bias(&self) -> &[i32] {
-        &self.bias
+        &self.bias[..self.outputs]
     }
 
     /// The weights: one row of `padded(inputs)` values per output, zero
@@ -104,11 +102,11 @@ impl Dense {
         let input = &input[..padded(self.inputs)];
         if kernel.packs_dense() {
             // The padded rows' weights and biases are zero, so are their sums.
-            kernels::dense_packed(kernel, input, &self.packed, &self.packed_bias, &mut sums[..padded(self.outputs)]);
+            kernels::dense_packed(kernel, input, &self.packed, &self.bias, &mut sums[..padded(self.outputs)]);
             return;
         }
         let (live, pad) = sums[..padded(self.outputs)].split_at_mut(self.outputs);
-        kernels::dense(kernel, input, &self.weights, &self.bias, live);
+        kernels::dense(kernel, input, &self.weights, self.bias(), live);
         pad.fill(0);
     }
 
