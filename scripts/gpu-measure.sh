@@ -92,6 +92,7 @@ for step in "${steps[@]}"; do
         # built on the host (the old way) for the comparison.
         bench cuda-distilled-16k cuda 16384 --gather device
         bench cuda-distilled-16k-host cuda 16384 --gather host
+        bench cuda-distilled-16k-product cuda 16384 --gather device --first-layer product
         bench cuda-distilled-64k cuda 65536 --gather device
         bench cuda-full-16k cuda 16384 --full
         bench cuda-full-64k cuda 65536 --full
@@ -101,6 +102,7 @@ for step in "${steps[@]}"; do
         # `train value` does on a GPU) and built on the host (the old way).
         bench cuda-value-16k cuda 16384 --learner value --gather device
         bench cuda-value-16k-host cuda 16384 --learner value --gather host
+        bench cuda-value-16k-product cuda 16384 --learner value --gather device --first-layer product
         bench cuda-value-64k cuda 65536 --learner value --gather device
         bench cuda-az-6x64-1k cuda 1024 --learner az
         bench cuda-az-6x64-1k-split cuda 1024 --learner az --split

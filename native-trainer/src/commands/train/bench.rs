@@ -9,6 +9,7 @@ use crate::train::deepchess::value::ValueConfig;
 use crate::train::runner::device::{self, DeviceChoice};
 use crate::train::runner::device_batches::gather_on_device;
 use crate::train::runner::preset::Preset;
+use crate::train::runner::tensors::{FirstLayer, choose_first_layer, dense_first_layer};
 
 /// Arguments of `train bench`.
 #[derive(clap::Args)]
@@ -50,6 +51,25 @@ pub struct BenchArgs {
     /// step is then a little slower.
     #[arg(long)]
     split: bool,
+    /// How the value and Siamese networks' first layer sums its weight rows: `auto` (as training
+    /// does: the embedding bag's CubeCL kernels on a GPU backend, burn's gather on flex),
+    /// `gather` (burn's `select` and a sum), `product` (one-hot inputs times the weight) or `bag`
+    /// (the embedding bag operation).
+    #[arg(long, value_enum, default_value = "auto")]
+    first_layer: FirstLayerArg,
+}
+
+/// `--first-layer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FirstLayerArg {
+    /// As training does on the device.
+    Auto,
+    /// burn's `select` and a sum.
+    Gather,
+    /// One-hot inputs times the weight.
+    Product,
+    /// The embedding bag operation.
+    Bag,
 }
 
 /// Where value batches are built (`--gather`).
@@ -70,6 +90,12 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (None, _) => Shape::distilled(),
     };
     let (device, device_name) = device::select(args.device)?;
+    choose_first_layer(match args.first_layer {
+        FirstLayerArg::Auto => FirstLayer::Auto,
+        FirstLayerArg::Gather => FirstLayer::Gather,
+        FirstLayerArg::Product => FirstLayer::Product,
+        FirstLayerArg::Bag => FirstLayer::Bag,
+    });
     let options = SpeedOptions {
         learner: args.learner,
         shape: shape.clone(),
@@ -99,6 +125,13 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     if args.learner != BenchLearner::Az {
         let on_device = options.gather.unwrap_or_else(|| gather_on_device(&device));
         println!("batches           : {}", if on_device { "gathered on the device" } else { "built on the host" });
+        let first = match args.first_layer {
+            FirstLayerArg::Auto if dense_first_layer(&device) => "the embedding bag's kernels",
+            FirstLayerArg::Auto | FirstLayerArg::Gather => "burn's gather and a sum",
+            FirstLayerArg::Product => "one-hot inputs times the weight",
+            FirstLayerArg::Bag => "the embedding bag operation",
+        };
+        println!("first layer       : {first}");
     }
     println!("batch             : {} {unit}", args.batch_size);
     println!("steps             : {} timed, {} warm-up", args.steps, args.warmup);

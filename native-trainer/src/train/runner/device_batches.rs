@@ -16,8 +16,8 @@
 //! padding row reads as zeros, so the sums are those of the host's lists, in
 //! another order (float sums: within rounding).
 //!
-//! Used where the first layer is a product on the device (a GPU backend:
-//! [`dense_first_layer`]); on flex the host's way is the device's way.
+//! Used on a GPU backend ([`dense_first_layer`], where the first layer is
+//! the embedding bag's kernels); on flex the host's way is the device's way.
 
 use std::cell::RefCell;
 
@@ -39,8 +39,8 @@ pub const SLOTS: usize = MAX_ACTIVE + 1;
 /// memory holds the rest of the run.
 pub const TABLE_BUDGET: usize = 6 << 30;
 
-/// Whether training batches are best gathered on `device`: where the first
-/// layer is a product on the device, the GPU backends.
+/// Whether training batches are best gathered on `device`: on the GPU
+/// backends.
 pub fn gather_on_device(device: &Device) -> bool {
     dense_first_layer(device)
 }

@@ -10,6 +10,7 @@
 //! beside their works ([`paper`]), an epoch's running loss read back a few
 //! steps at a time ([`tally`]) and the tensor helpers ([`tensors`]).
 
+pub mod bag;
 pub mod batch;
 pub mod config;
 pub mod crash;

@@ -2,10 +2,14 @@
 //! lists ([`Positions`]), the sparse first layer's sum ([`bag_sums`]), the
 //! clipped ReLU, fresh parameters and reading a tensor back.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use burn::module::{Module, ModuleMapper, Param};
 use burn::nn::Linear;
 use burn::tensor::{Device, Distribution, IndexingUpdateOp, Int, Tensor, TensorData};
 use deepchess_core::arch::{INPUTS, MAX_ACTIVE};
+
+use crate::train::runner::bag;
 
 /// Index of the padding row of the first layer: feature lists are padded to
 /// 37 entries with it, and it reads as zeros (see [`bag_sums`]).
@@ -50,21 +54,65 @@ impl Positions {
 ///
 /// Two ways to the same sums, chosen by where the layer lives
 /// ([`dense_first_layer`]):
-/// - on the CPU (flex), an embedding bag: the weight rows of the active bits
-///   are gathered and added, 37 rows a position instead of 774;
-/// - on a GPU (cuda, wgpu), a product of the one-hot `[batch, 774]` inputs,
-///   built on the device, with the weight. The gather's gradient is
-///   `select`'s backward, which burn-cubecl 0.22 runs as one thread per
-///   weight column, each walking every gathered row in turn: measured on an
-///   H200, a distilled Siamese step of 16,384 pairs took 315 ms, the same at
-///   any width. The product's gradient is a matrix product.
+/// - on the CPU (flex), burn's `select` of the weight rows of the active
+///   bits and a sum, 37 rows a position instead of 774 ([`gathered_sums`]);
+/// - on a GPU (cuda, wgpu), the embedding bag's CubeCL kernels
+///   ([`bag::bag_sum`]): burn's `select` has the same forward there, but its
+///   gradient runs one unit per weight column, each walking every gathered
+///   row in turn (measured on an H200: a distilled Siamese step of 16,384
+///   pairs took 315 ms, the same at any width), and the one-hot product
+///   that replaced it ([`product_sums`]) moves 774 floats a position.
+///
+/// `train bench --first-layer` times another of the three ways
+/// ([`choose_first_layer`]).
 pub fn bag_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
-    let weight = layer.weight.val();
-    if dense_first_layer(&weight.device()) { product_sums(layer, positions) } else { gathered_sums(layer, positions) }
+    match FirstLayer::chosen() {
+        FirstLayer::Auto if dense_first_layer(&layer.weight.device()) => kernel_sums(layer, positions),
+        FirstLayer::Auto | FirstLayer::Gather => gathered_sums(layer, positions),
+        FirstLayer::Product => product_sums(layer, positions),
+        FirstLayer::Bag => kernel_sums(layer, positions),
+    }
 }
 
-/// Whether [`bag_sums`] multiplies one-hot rows (a GPU backend: every
-/// cubecl device, which reports an identity) or gathers weight rows (flex).
+/// Which way [`bag_sums`] computes the first layer in this process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum FirstLayer {
+    /// As training does: the embedding bag's kernels on a GPU backend,
+    /// burn's gather on flex.
+    Auto,
+    /// burn's `select` and a sum ([`gathered_sums`]), on any device.
+    Gather,
+    /// The one-hot product ([`product_sums`]).
+    Product,
+    /// The embedding bag operation ([`kernel_sums`]).
+    Bag,
+}
+
+static FIRST_LAYER: AtomicU8 = AtomicU8::new(FirstLayer::Auto as u8);
+
+impl FirstLayer {
+    fn chosen() -> FirstLayer {
+        match FIRST_LAYER.load(Ordering::Relaxed) {
+            1 => FirstLayer::Gather,
+            2 => FirstLayer::Product,
+            3 => FirstLayer::Bag,
+            _ => FirstLayer::Auto,
+        }
+    }
+}
+
+/// Sets the way [`bag_sums`] computes the first layer for the rest of the
+/// process: `train bench --first-layer`, which compares them on one device.
+/// Training never calls it (every way gives the same sums within rounding,
+/// but each device has its fastest).
+pub fn choose_first_layer(way: FirstLayer) {
+    FIRST_LAYER.store(way as u8, Ordering::Relaxed);
+}
+
+/// Whether [`bag_sums`] runs the embedding bag's kernels (a GPU backend:
+/// every cubecl device, which reports an identity) or gathers weight rows
+/// with burn's operations (flex).
 pub fn dense_first_layer(device: &Device) -> bool {
     on_cubecl(device)
 }
@@ -103,6 +151,13 @@ pub fn gathered_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
     let rows = table.select(0, positions.indices.clone().reshape([batch * slots])); // [batch * 37, h]
     let sums = rows.reshape([batch, slots, width]).sum_dim(1); // [batch, 1, h]
     sums.reshape([batch, width]).add(bias)
+}
+
+/// [`bag_sums`] by the embedding bag operation ([`bag::bag_sum`]): its
+/// kernels on a GPU, burn's gather and scatter-add on flex.
+pub fn kernel_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
+    let (table, bias) = zero_padded(layer);
+    bag::bag_sum(table, positions.indices.clone()).add(bias)
 }
 
 /// [`bag_sums`] as the product of one-hot inputs and the weight. The inputs
@@ -202,14 +257,15 @@ mod tests {
 
     use super::*;
 
-    /// The product and the gather compute the same sums and the same
-    /// gradient of the weight, padding row untouched, on random positions.
-    #[test]
-    fn the_product_and_the_gather_agree() {
-        let device = Device::flex().autodiff();
+    /// Sums and weight gradients of the three ways to the first layer on
+    /// `device` (an autodiff device), on random positions: the gather, the
+    /// one-hot product and the embedding bag operation, each held to the
+    /// product within 1e-4 (relative to `1 + |x|`), the padding row without
+    /// gradient, and every sum the bias plus its bits' weight rows.
+    fn the_three_agree_on(device: &Device) {
         device.seed(7);
-        let mut layer = LinearConfig::new(INPUTS + 1, 24).init(&device);
-        layer.weight = Param::from_tensor(Tensor::random([INPUTS + 1, 24], Distribution::Normal(0.0, 0.3), &device));
+        let mut layer = LinearConfig::new(INPUTS + 1, 24).init(device);
+        layer.weight = Param::from_tensor(Tensor::random([INPUTS + 1, 24], Distribution::Normal(0.0, 0.3), device));
         let lists: Vec<Vec<u16>> = (0..40u16)
             .map(|p| (0..(5 + p % 30)).map(|k| (p * 31 + k * 97) % INPUTS as u16).collect())
             .map(|mut l: Vec<u16>| {
@@ -218,31 +274,55 @@ mod tests {
                 l
             })
             .collect();
-        let positions = Positions::from_lists(lists.iter().map(Vec::as_slice), PAD_INDEX, &device);
-        let weights = Tensor::<2>::random([40, 24], Distribution::Normal(0.0, 1.0), &device);
+        let positions = Positions::from_lists(lists.iter().map(Vec::as_slice), PAD_INDEX, device);
+        let weights = Tensor::<2>::random([40, 24], Distribution::Normal(0.0, 1.0), device);
         let run = |sums: Tensor<2>| {
             let loss = (sums.clone() * weights.clone()).sum();
             let grads = loss.backward();
             let grad = layer.weight.grad(&grads).expect("a gradient");
             (tensor_values(sums.detach()), tensor_values(grad))
         };
-        let (gathered, gathered_grad) = run(gathered_sums(&layer, &positions));
         let (product, product_grad) = run(product_sums(&layer, &positions));
         let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-4 * (1.0 + x.abs()));
-        assert_eq!(gathered.len(), 40 * 24);
-        assert!(close(&gathered, &product), "sums differ");
-        assert!(close(&gathered_grad, &product_grad), "gradients differ");
-        // The padding row gets no gradient either way.
-        assert!(gathered_grad[INPUTS * 24..].iter().chain(&product_grad[INPUTS * 24..]).all(|&g| g == 0.0));
-        // And a sum is the weight rows of its bits plus the bias.
-        let bias = tensor_values(layer.bias.as_ref().unwrap().val());
-        let rows = tensor_values(layer.weight.val());
-        for (p, list) in lists.iter().enumerate() {
-            for c in 0..24 {
-                let expected: f32 = bias[c] + list.iter().map(|&b| rows[usize::from(b) * 24 + c]).sum::<f32>();
-                assert!((gathered[p * 24 + c] - expected).abs() < 1e-4, "position {p} column {c}");
+        for (name, sums) in [("gather", gathered_sums(&layer, &positions)), ("bag", kernel_sums(&layer, &positions))] {
+            let (sums, grad) = run(sums);
+            assert_eq!(sums.len(), 40 * 24, "{name}");
+            assert!(close(&sums, &product), "{name}: sums differ from the product's");
+            assert!(close(&grad, &product_grad), "{name}: gradients differ from the product's");
+            // The padding row gets no gradient.
+            assert!(grad[INPUTS * 24..].iter().all(|&g| g == 0.0), "{name}");
+            // And a sum is the weight rows of its bits plus the bias.
+            let bias = tensor_values(layer.bias.as_ref().unwrap().val());
+            let rows = tensor_values(layer.weight.val());
+            for (p, list) in lists.iter().enumerate() {
+                for c in 0..24 {
+                    let expected: f32 = bias[c] + list.iter().map(|&b| rows[usize::from(b) * 24 + c]).sum::<f32>();
+                    assert!((sums[p * 24 + c] - expected).abs() < 1e-4, "{name}: position {p} column {c}");
+                }
             }
         }
+        assert!(product_grad[INPUTS * 24..].iter().all(|&g| g == 0.0));
+    }
+
+    #[test]
+    fn the_product_the_gather_and_the_bag_agree_on_flex() {
+        let device = Device::flex().autodiff();
+        the_three_agree_on(&device);
         assert!(!dense_first_layer(&device), "flex gathers");
+    }
+
+    /// The embedding bag's CubeCL kernels on the best wgpu adapter (lavapipe
+    /// where there is no GPU), held to the product as on flex.
+    #[cfg(feature = "wgpu")]
+    #[test]
+    fn the_product_the_gather_and_the_bag_agree_on_wgpu() {
+        use crate::train::runner::device::{AdapterChoice, DeviceChoice, select};
+        let (device, line) = select(DeviceChoice::Wgpu(AdapterChoice::Best))
+            .expect("a wgpu adapter (with no GPU: apt install mesa-vulkan-drivers libvulkan1)");
+        let atomic = bag::cube::atomic_backward(&Tensor::<2>::zeros([1, 1], &device));
+        println!("{line}; the gradient by atomic adds: {atomic:?}");
+        assert!(atomic.is_some(), "a wgpu tensor is a cube tensor");
+        the_three_agree_on(&device);
+        assert!(dense_first_layer(&device), "a GPU backend runs the kernels");
     }
 }
