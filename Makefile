@@ -61,7 +61,7 @@ export DEEPCHESS_WASM_RELAXED_MT := $(WASM_RELAXED_MT)
 # (TRAINER_LINT): burn-cuda's LLVM comes from a build script that downloads it
 # from GitHub, which CI cannot reach; DOCS_RS=1 skips that script (as docs.rs
 # builds do; only cubecl-llvm and tracel-llvm-bundler read it), enough to
-# type-check (docs/training.md).
+# type-check (docs/training-speed.md).
 TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,wgpu,failpoints
 TRAINER_LINT := $(TRAINER_TEST),cuda
 

@@ -1,5 +1,5 @@
 //! `deepchess train paper-table`: every learner's `paper` preset beside
-//! its work, setting by setting, in the Markdown that docs/training.md
+//! its work, setting by setting, in the Markdown that docs/presets.md
 //! holds (a test keeps the two equal).
 
 use crate::train::alphazero::supervised::AzConfig;
@@ -10,7 +10,7 @@ use crate::train::learned::deep_pink::DeepPinkConfig;
 use crate::train::learned::neurochess::NeuroChessConfig;
 use crate::train::runner::paper::PaperTable;
 
-/// Every learner's table, in the order docs/training.md gives them.
+/// Every learner's table, in the order docs/presets.md gives them.
 pub fn tables() -> Vec<PaperTable> {
     let mut tables = vec![
         Pos2VecConfig::paper_table(),
@@ -40,9 +40,9 @@ mod tests {
 
     #[test]
     fn docs_hold_every_table_as_the_code_gives_it() {
-        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/training.md")).unwrap();
+        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/presets.md")).unwrap();
         let missing: Vec<String> = tables().iter().map(PaperTable::markdown).filter(|t| !docs.contains(t)).collect();
-        assert!(missing.is_empty(), "docs/training.md lacks (`deepchess train paper-table`):\n{}", missing.join("\n"));
+        assert!(missing.is_empty(), "docs/presets.md lacks (`deepchess train paper-table`):\n{}", missing.join("\n"));
     }
 
     #[test]

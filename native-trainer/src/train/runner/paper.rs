@@ -1,7 +1,7 @@
 //! The `paper` presets beside the works they follow, setting by setting.
 //! Each learner lists its rows ([`PaperTable`]) next to its presets, with
 //! our value read from its `paper` preset, so that the tables of
-//! docs/training.md (printed by `deepchess train paper-table`) cannot part
+//! docs/presets.md (printed by `deepchess train paper-table`) cannot part
 //! from the code: a test compares them.
 
 use crate::train::runner::optim::{OptimConfig, OptimizerKind};
@@ -36,7 +36,7 @@ pub struct PaperTable {
 }
 
 impl PaperTable {
-    /// The table in Markdown, as docs/training.md holds it.
+    /// The table in Markdown, as docs/presets.md holds it.
     pub fn markdown(&self) -> String {
         let mut text = format!(
             "`{} --preset paper`: {}\n\n| setting | the work | ours | why ours differs |\n|---|---|---|---|\n",
