@@ -33,6 +33,11 @@ export class App {
     this.thinking = null;
     /** The Network choice of the network that plays ('' the built-in one). */
     this.playingNetwork = '';
+    /**
+     * The network the page plays or is loading, or the last visit's until the engine is up to
+     * load it: what a reload brings back, so that one during a load keeps the pick.
+     */
+    this.chosenNetwork = '';
     /** The play mode's clock, if the game has one. */
     this.clock = null;
     /** The engine's last score in play, from its own side (`{ cp }` or `{ mate }`), for a draw offer. */

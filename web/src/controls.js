@@ -35,10 +35,12 @@ export async function playNetwork(app) {
   await app.searcher.cancel();
   const { engine } = app.searcher;
   const name = pickedName($('#network'));
+  app.chosenNetwork = $('#network').value;
   app.status.say(`Loading ${name}…`);
   const last = await engine.loadNetwork($('#network').value || '<embedded>');
   if (last.startsWith('info string error')) {
     $('#network').value = app.playingNetwork;
+    app.chosenNetwork = app.playingNetwork;
     app.status.say(`Could not load that network: ${loadFailure(last)}. The previous one still plays.`);
     app.update();
     return;

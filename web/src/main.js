@@ -9,7 +9,7 @@ import { createEngine } from './engine.js';
 import { fillNetworks, offerSearches } from './networks.js';
 import { choose, openLink, restorePage } from './page-session.js';
 import { Searcher, buildOf, sendSearch, threadLimit } from './searcher.js';
-import { defaultThreads } from './settings.js';
+import { defaultThreads, hashMb } from './settings.js';
 import { loadSession } from './session.js';
 
 const app = new App();
@@ -55,19 +55,21 @@ function setUpThreads(engine) {
   return { threads: Number(select.value), maxThreads: max, why };
 }
 
-/** Once the engine is up: its searches, threads and status; then the last visit's network, Black and search. */
+/** Once the engine is up: its searches, hash, threads and status; then the last visit's network, Black and search. */
 async function engineReady(engine) {
   app.searcher = new Searcher(engine);
   // The engine's answer to `uci` names its network and the searches it plays.
   const networkLine = engine.id.find((l) => l.startsWith('info string network ')) ?? '';
   offerSearches($('#search'), networkLine);
   sendSearch(engine, $('#search').value);
+  engine.send(`setoption name Hash value ${hashMb(navigator.deviceMemory)}`);
   window.deepchess = { engine, game: app.game };
   const name = engine.id.find((l) => l.startsWith('id name '))?.slice(8) ?? 'engine';
   app.status.ready({ build: name, ...setUpThreads(engine), networkLine });
   app.update();
   await fillNetworks([$('#network'), $('#watch-black')]);
   if (saved?.network && saved.network !== app.playingNetwork && choose($('#network'), saved.network)) await playNetwork(app);
+  else app.chosenNetwork = app.playingNetwork;
   if (saved?.watchBlack) choose($('#watch-black'), saved.watchBlack);
   // And its search, where that network plays it.
   if (saved?.search && saved.search !== $('#search').value && choose($('#search'), saved.search)) {

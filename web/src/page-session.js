@@ -16,7 +16,7 @@ export function pageSession(app) {
     strength: $('#strength').value,
     search: $('#search').value,
     perMove: $('#per-move').value,
-    network: app.playingNetwork,
+    network: app.chosenNetwork,
     multipv: $('#multipv').value,
     watchTime: $('#watch-time').value,
     watchBlack: $('#watch-black').value,
@@ -42,6 +42,7 @@ export function restorePage(app, saved) {
   const colour = (c) => (c === 'white' || c === 'black' ? c : 'white');
   app.player = colour(saved.player);
   app.orientation = colour(saved.orientation);
+  app.chosenNetwork = typeof saved.network === 'string' ? saved.network : '';
   choose($('#side'), saved.side);
   choose($('#strength'), saved.strength);
   choose($('#search'), saved.search);

@@ -47,6 +47,16 @@ export function defaultThreads(max, cores) {
   return Math.max(1, Math.min(max, (cores || 1) - 1));
 }
 
+/**
+ * The transposition table a device can spare, in MB: 16 for each GB of
+ * memory the browser reports (`navigator.deviceMemory`, which Chrome rounds
+ * and caps at 8), from 16 (the engine's default, also where the browser does
+ * not say) to 128.
+ */
+export function hashMb(deviceMemory) {
+  return Math.max(16, Math.min(128, Math.floor(16 * (deviceMemory || 0))));
+}
+
 /** The line under the Threads choice: what threads do, or why there is one (the engine's `one thread: …`). */
 export function threadsHint(maxThreads, why) {
   if (maxThreads > 1) return `More threads search deeper in the same time (up to ${maxThreads} here).`;

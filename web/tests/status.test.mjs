@@ -1,7 +1,7 @@
 // The engine's details in words (web/src/status.js) and the Engine settings lines (web/src/settings.js), under node.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultThreads, perMoveGo, perMoveHint, perMoveUnit, threadsHint } from '../src/settings.js';
+import { defaultThreads, hashMb, perMoveGo, perMoveHint, perMoveUnit, threadsHint } from '../src/settings.js';
 import { buildText, networkText } from '../src/status.js';
 
 test("the engine's build in words", () => {
@@ -35,6 +35,14 @@ test('a visit starts with every core but one, within the engine\'s limit', () =>
   assert.equal(defaultThreads(1, 8), 1);
   assert.equal(defaultThreads(1, 1), 1);
   assert.equal(defaultThreads(4, undefined), 1);
+});
+
+test('the hash is sized to the memory the browser reports', () => {
+  assert.equal(hashMb(8), 128);
+  assert.equal(hashMb(4), 64);
+  assert.equal(hashMb(0.5), 16);
+  // Not reported (Firefox, Safari): the engine's default.
+  assert.equal(hashMb(undefined), 16);
 });
 
 test('the Threads line says what threads do, or why there is one', () => {
