@@ -13,7 +13,7 @@ use burn_cubecl::tensor::CubeTensor;
 use cubecl::features::AtomicUsage;
 use cubecl::ir::Type;
 use cubecl::prelude::*;
-use cubecl::{CubeDim, calculate_cube_count_elemwise};
+use cubecl::{CubeCount, CubeDim, calculate_cube_count_elemwise};
 
 use super::{BagBackend, scattered};
 
@@ -74,16 +74,21 @@ fn adds_atomically(tensor: &CubeTensor) -> bool {
         .contains(AtomicUsage::Add)
 }
 
+/// The launch of `units` units in a line on `floats`' device, and the
+/// kernels' element types (`floats`' and `indices`').
+fn grid(floats: &CubeTensor, indices: &CubeTensor, units: usize) -> (CubeCount, CubeDim, [ElemType; 2]) {
+    let cube_dim = CubeDim::new(&floats.client, units);
+    let cube_count = calculate_cube_count_elemwise(&floats.client, units, cube_dim);
+    (cube_count, cube_dim, [dtype_to_storage_type(floats.dtype), dtype_to_storage_type(indices.dtype)])
+}
+
 impl BagBackend for Cube {
     fn bag_sum(table: FloatTensor<Self>, indices: IntTensor<Self>) -> FloatTensor<Self> {
         let (table, indices) = (into_contiguous(table), into_contiguous(indices));
         let (batch, width) = (indices.shape()[0], table.shape()[1]);
         let output =
             empty_device_dtype(table.client.clone(), table.device.clone(), Shape::new([batch, width]), table.dtype);
-        let units = batch * width;
-        let cube_dim = CubeDim::new(&table.client, units);
-        let cube_count = calculate_cube_count_elemwise(&table.client, units, cube_dim);
-        let dtypes = [dtype_to_storage_type(table.dtype), dtype_to_storage_type(indices.dtype)];
+        let (cube_count, cube_dim, dtypes) = grid(&table, &indices, batch * width);
         // SAFETY: every index the kernel reads is within its tensor: units
         // past the output stop, and the row indices are the caller's
         // (`bag_sum`'s contract: each below the table's rows).
@@ -108,10 +113,7 @@ impl BagBackend for Cube {
         let (grad, indices) = (into_contiguous(grad), into_contiguous(indices));
         let width = grad.shape()[1];
         let output = zeros_client(grad.client.clone(), grad.device.clone(), Shape::new([rows, width]), grad.dtype);
-        let units = indices.shape().num_elements() * width;
-        let cube_dim = CubeDim::new(&grad.client, units);
-        let cube_count = calculate_cube_count_elemwise(&grad.client, units, cube_dim);
-        let dtypes = [dtype_to_storage_type(grad.dtype), dtype_to_storage_type(indices.dtype)];
+        let (cube_count, cube_dim, dtypes) = grid(&grad, &indices, indices.shape().num_elements() * width);
         // SAFETY: as `bag_sum`: units past the entries stop, and each row
         // index is below `rows`.
         unsafe {
