@@ -89,7 +89,9 @@ for step in "${steps[@]}"; do
         ;;
     bench-cuda)
         # Batches gathered on the device (what training does on a GPU), and
-        # built on the host (the old way) for the comparison.
+        # built on the host (the old way) for the comparison; the first layer
+        # as the embedding bag's kernels (training's), and as the one-hot
+        # product (the old way).
         bench cuda-distilled-16k cuda 16384 --gather device
         bench cuda-distilled-16k-host cuda 16384 --gather host
         bench cuda-distilled-16k-product cuda 16384 --gather device --first-layer product
