@@ -9,7 +9,7 @@ use crate::train::deepchess::value::ValueConfig;
 use crate::train::runner::device::{self, DeviceChoice};
 use crate::train::runner::device_batches::gather_on_device;
 use crate::train::runner::preset::Preset;
-use crate::train::runner::tensors::{FirstLayer, choose_first_layer, dense_first_layer};
+use crate::train::runner::tensors::{FirstLayer, choose_first_layer, gpu_backend};
 
 /// Arguments of `train bench`.
 #[derive(clap::Args)]
@@ -126,7 +126,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         let on_device = options.gather.unwrap_or_else(|| gather_on_device(&device));
         println!("batches           : {}", if on_device { "gathered on the device" } else { "built on the host" });
         let first = match args.first_layer {
-            FirstLayerArg::Auto if dense_first_layer(&device) => "the embedding bag's kernels",
+            FirstLayerArg::Auto if gpu_backend(&device) => "the embedding bag's kernels",
             FirstLayerArg::Auto | FirstLayerArg::Gather => "burn's gather and a sum",
             FirstLayerArg::Product => "one-hot inputs times the weight",
             FirstLayerArg::Bag => "the embedding bag operation",

@@ -16,7 +16,7 @@
 //! padding row reads as zeros, so the sums are those of the host's lists, in
 //! another order (float sums: within rounding).
 //!
-//! Used on a GPU backend ([`dense_first_layer`], where the first layer is
+//! Used on a GPU backend ([`gpu_backend`], where the first layer is
 //! the embedding bag's kernels); on flex the host's way is the device's way.
 
 use std::cell::RefCell;
@@ -27,7 +27,7 @@ use deepchess_core::deepchess::features::mirror_index;
 
 use crate::data::Pair;
 use crate::train::runner::batch::{Encoded, PairBatch, pair_labels};
-use crate::train::runner::tensors::{PAD_INDEX, Positions, dense_first_layer};
+use crate::train::runner::tensors::{PAD_INDEX, Positions, gpu_backend};
 
 /// Slots of a row on the device: the longest list, and one that only a
 /// mirror image fills (with the side-to-move bit).
@@ -42,7 +42,7 @@ pub const TABLE_BUDGET: usize = 6 << 30;
 /// Whether training batches are best gathered on `device`: on the GPU
 /// backends.
 pub fn gather_on_device(device: &Device) -> bool {
-    dense_first_layer(device)
+    gpu_backend(device)
 }
 
 /// Whether a training split of `positions` is gathered on `device`

@@ -53,7 +53,7 @@ impl Positions {
 /// no gradient.
 ///
 /// Two ways to the same sums, chosen by where the layer lives
-/// ([`dense_first_layer`]):
+/// ([`gpu_backend`]):
 /// - on the CPU (flex), burn's `select` of the weight rows of the active
 ///   bits and a sum, 37 rows a position instead of 774 ([`gathered_sums`]);
 /// - on a GPU (cuda, wgpu), the embedding bag's CubeCL kernels
@@ -67,7 +67,7 @@ impl Positions {
 /// ([`choose_first_layer`]).
 pub fn bag_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
     match FirstLayer::chosen() {
-        FirstLayer::Auto if dense_first_layer(&layer.weight.device()) => kernel_sums(layer, positions),
+        FirstLayer::Auto if gpu_backend(&layer.weight.device()) => kernel_sums(layer, positions),
         FirstLayer::Auto | FirstLayer::Gather => gathered_sums(layer, positions),
         FirstLayer::Product => product_sums(layer, positions),
         FirstLayer::Bag => kernel_sums(layer, positions),
@@ -110,16 +110,10 @@ pub fn choose_first_layer(way: FirstLayer) {
     FIRST_LAYER.store(way as u8, Ordering::Relaxed);
 }
 
-/// Whether [`bag_sums`] runs the embedding bag's kernels (a GPU backend:
-/// every cubecl device, which reports an identity) or gathers weight rows
-/// with burn's operations (flex).
-pub fn dense_first_layer(device: &Device) -> bool {
-    on_cubecl(device)
-}
-
-/// Whether `device` is a cubecl device (cuda, wgpu), which reports an
-/// identity; flex does not.
-fn on_cubecl(device: &Device) -> bool {
+/// Whether `device` is a GPU backend's, a cubecl device (cuda, wgpu: it
+/// reports an identity; flex does not): where [`bag_sums`] runs the
+/// embedding bag's kernels and batches are gathered on the device.
+pub fn gpu_backend(device: &Device) -> bool {
     #[cfg(any(feature = "wgpu", feature = "cuda"))]
     {
         device.identity().is_some()
@@ -214,7 +208,7 @@ pub fn fresh<M: Module>(module: M) -> M {
 /// draws; on flex, drawn there.
 pub fn random<const D: usize>(shape: [usize; D], distribution: Distribution, device: &Device) -> Tensor<D> {
     #[cfg(feature = "flex")]
-    if on_cubecl(device) {
+    if gpu_backend(device) {
         return Tensor::random(shape, distribution, &Device::flex().autodiff()).to_device(device);
     }
     Tensor::random(shape, distribution, device)
@@ -236,7 +230,7 @@ pub fn seeded<M: Module>(seed: Option<u64>, device: &Device, build: impl FnOnce(
     let Some(seed) = seed else { return build(device) };
     device.seed(seed);
     #[cfg(feature = "flex")]
-    if on_cubecl(device) {
+    if gpu_backend(device) {
         let host = Device::flex().autodiff();
         host.seed(seed);
         return fresh(build(&host)).fork(device);
@@ -308,7 +302,7 @@ mod tests {
     fn the_product_the_gather_and_the_bag_agree_on_flex() {
         let device = Device::flex().autodiff();
         the_three_agree_on(&device);
-        assert!(!dense_first_layer(&device), "flex gathers");
+        assert!(!gpu_backend(&device), "flex gathers");
     }
 
     /// The embedding bag's CubeCL kernels on the best wgpu adapter (lavapipe
@@ -323,6 +317,6 @@ mod tests {
         println!("{line}; the gradient by atomic adds: {atomic:?}");
         assert!(atomic.is_some(), "a wgpu tensor is a cube tensor");
         the_three_agree_on(&device);
-        assert!(dense_first_layer(&device), "a GPU backend runs the kernels");
+        assert!(gpu_backend(&device), "a GPU backend runs the kernels");
     }
 }
