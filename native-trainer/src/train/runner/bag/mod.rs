@@ -23,7 +23,8 @@
 //! Before, a GPU multiplied one-hot `[batch, 774]` inputs by the weight
 //! (the gradient of burn's `select` on a GPU walks every gathered row in a
 //! unit per column); the kernels move 37 indices a position instead of 774
-//! floats. `tests` holds both ways to the product, values and gradients.
+//! floats. The tests of [`super::tensors`] hold the operation to the product
+//! and to the gather, values and gradients, on flex and on wgpu.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
