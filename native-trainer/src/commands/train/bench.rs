@@ -56,20 +56,7 @@ pub struct BenchArgs {
     /// `gather` (burn's `select` and a sum), `product` (one-hot inputs times the weight) or `bag`
     /// (the embedding bag operation).
     #[arg(long, value_enum, default_value = "auto")]
-    first_layer: FirstLayerArg,
-}
-
-/// `--first-layer`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum FirstLayerArg {
-    /// As training does on the device.
-    Auto,
-    /// burn's `select` and a sum.
-    Gather,
-    /// One-hot inputs times the weight.
-    Product,
-    /// The embedding bag operation.
-    Bag,
+    first_layer: FirstLayer,
 }
 
 /// Where value batches are built (`--gather`).
@@ -90,12 +77,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (None, _) => Shape::distilled(),
     };
     let (device, device_name) = device::select(args.device)?;
-    choose_first_layer(match args.first_layer {
-        FirstLayerArg::Auto => FirstLayer::Auto,
-        FirstLayerArg::Gather => FirstLayer::Gather,
-        FirstLayerArg::Product => FirstLayer::Product,
-        FirstLayerArg::Bag => FirstLayer::Bag,
-    });
+    choose_first_layer(args.first_layer);
     let options = SpeedOptions {
         learner: args.learner,
         shape: shape.clone(),
@@ -125,11 +107,11 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     if args.learner != BenchLearner::Az {
         let on_device = options.gather.unwrap_or_else(|| gather_on_device(&device));
         println!("batches           : {}", if on_device { "gathered on the device" } else { "built on the host" });
-        let first = match args.first_layer {
-            FirstLayerArg::Auto if gpu_backend(&device) => "the embedding bag's kernels",
-            FirstLayerArg::Auto | FirstLayerArg::Gather => "burn's gather and a sum",
-            FirstLayerArg::Product => "one-hot inputs times the weight",
-            FirstLayerArg::Bag => "the embedding bag operation",
+        let first = match args.first_layer.on(&device) {
+            FirstLayer::Gather => "burn's gather and a sum",
+            FirstLayer::Product => "one-hot inputs times the weight",
+            FirstLayer::Auto | FirstLayer::Bag if gpu_backend(&device) => "the embedding bag's kernels",
+            FirstLayer::Auto | FirstLayer::Bag => "the embedding bag operation",
         };
         println!("first layer       : {first}");
     }

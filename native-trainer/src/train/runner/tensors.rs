@@ -66,32 +66,43 @@ impl Positions {
 /// `train bench --first-layer` times another of the three ways
 /// ([`choose_first_layer`]).
 pub fn bag_sums(layer: &Linear, positions: &Positions) -> Tensor<2> {
-    match FirstLayer::chosen() {
-        FirstLayer::Auto if gpu_backend(&layer.weight.device()) => kernel_sums(layer, positions),
-        FirstLayer::Auto | FirstLayer::Gather => gathered_sums(layer, positions),
+    match FirstLayer::chosen().on(&layer.weight.device()) {
+        FirstLayer::Gather => gathered_sums(layer, positions),
         FirstLayer::Product => product_sums(layer, positions),
-        FirstLayer::Bag => kernel_sums(layer, positions),
+        FirstLayer::Auto | FirstLayer::Bag => kernel_sums(layer, positions),
     }
 }
 
-/// Which way [`bag_sums`] computes the first layer in this process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which way [`bag_sums`] computes the first layer in this process
+/// (`train bench --first-layer`): [`gathered_sums`], [`product_sums`] or
+/// [`kernel_sums`]. The variants' comments are the command's help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 #[repr(u8)]
 pub enum FirstLayer {
     /// As training does: the embedding bag's kernels on a GPU backend,
     /// burn's gather on flex.
     Auto,
-    /// burn's `select` and a sum ([`gathered_sums`]), on any device.
+    /// burn's `select` and a sum, on any device.
     Gather,
-    /// The one-hot product ([`product_sums`]).
+    /// One-hot inputs times the weight.
     Product,
-    /// The embedding bag operation ([`kernel_sums`]).
+    /// The embedding bag operation.
     Bag,
 }
 
 static FIRST_LAYER: AtomicU8 = AtomicU8::new(FirstLayer::Auto as u8);
 
 impl FirstLayer {
+    /// The way itself on `device`: `Auto` resolved to the embedding bag
+    /// ([`gpu_backend`]) or to the gather (flex).
+    pub fn on(self, device: &Device) -> FirstLayer {
+        match self {
+            FirstLayer::Auto if gpu_backend(device) => FirstLayer::Bag,
+            FirstLayer::Auto => FirstLayer::Gather,
+            way => way,
+        }
+    }
+
     fn chosen() -> FirstLayer {
         match FIRST_LAYER.load(Ordering::Relaxed) {
             1 => FirstLayer::Gather,
