@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what `scripts/gpu-measure.sh` carries to a GPU machine: the trainer
 # with flex, wgpu and cuda (`.gpu/deepchess.gz`), the TCEC games
-# (`.gpu/tcec-public.pgn.zst`) and Debian's Vulkan loader (`.gl/`). Both
+# (`.gpu/tcec-public.pgn.zst`, unless `.gpu/data` holds a built dataset) and
+# Debian's Vulkan loader (`.gl/`). Both
 # folders must be ignored (`.git/info/exclude`).
 #
 # burn-cuda 0.22 (cubecl-cuda 0.11) links LLVM for its second kernel
@@ -48,7 +49,9 @@ else
         -C link-arg="$stubs/libllvm_stubs.a"
 fi
 gzip -c "$CARGO_TARGET_DIR/release/deepchess" >.gpu/deepchess.gz
-cp ../shared/data/tcec-public.pgn.zst .gpu/
+# The games, unless a built dataset travels instead (.gpu/data: a call
+# carries 64 MiB in all, and the repository is part of it).
+[ -f .gpu/data/meta.json ] || cp ../shared/data/tcec-public.pgn.zst .gpu/
 if [ -z "$(ls .gl/*.deb 2>/dev/null)" ]; then
     o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
     mkdir -p /tmp/amd64/partial

@@ -17,14 +17,16 @@
 # (ten positions a game, none from the first five moves or right after a capture).
 #
 # Here, once: scripts/gpu-prepare.sh (the binary, the TCEC games, the Vulkan
-# loader), then put the archives the last call brought back, if any, in
-# .gpu/runs/ (both folders ignored: .git/info/exclude).
+# loader) and, for a larger dataset than the carried games give, `data build`
+# into .gpu/data (its .bin files gzipped); then put the archives the last
+# call brought back, if any, in .gpu/runs/ (both folders ignored:
+# .git/info/exclude). A later call must carry the same dataset.
 # There, from the repository root:
 #   bash scripts/gpu-train.sh [MINUTES]
 # Brings back in $OUT: NAME.tar.gz for each run (config, metrics,
 # checkpoint: carry them as .gpu/runs/ next time) and log.txt.
 # DEVICE (default cuda) and PGN (default .gpu/*.pgn.zst) may be set; with
-# DEVICE=flex it runs anywhere (the test of this script does).
+# DEVICE=flex it runs anywhere (tests/tests/gpu_train_script.rs runs it so).
 set -u
 cd "$(dirname "$0")/.."
 MINUTES=${1:-8}
@@ -47,13 +49,26 @@ nvrtc=$(find /usr/local/cuda*/ /usr/local/lib /opt -name 'libnvrtc.so*' 2>/dev/n
 [ -n "$nvrtc" ] && export LD_LIBRARY_PATH=$(dirname "$nvrtc")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -d /usr/local/cuda ] && export CUDA_PATH=/usr/local/cuda
 
-# The runs the last call brought back.
-for archive in .gpu/runs/*.tar.gz; do
+# The runs the last call brought back (RUNS_FROM, by default .gpu/runs).
+for archive in "${RUNS_FROM:-.gpu/runs}"/*.tar.gz; do
     [ -f "$archive" ] && tar -C "$WORK" -xzf "$archive" && say "resuming $(basename "$archive" .tar.gz)"
 done
 
-# The dataset: the same files and options give the same dataset on every call.
+# The dataset: one built beforehand and carried (DATA, by default .gpu/data:
+# `meta.json` with `train.bin` and `val.bin`, each possibly gzipped, since a
+# call carries 64 MiB), else one built here from the carried games (the same
+# files and options give the same dataset on every call).
+DATA=${DATA:-.gpu/data}
 PGN=${PGN:-$(ls .gpu/*.pgn.zst 2>/dev/null | tr '\n' ' ')}
+if [ ! -f "$WORK/data/meta.json" ] && [ -f "$DATA/meta.json" ]; then
+    mkdir -p "$WORK/data"
+    for f in "$DATA"/*; do
+        case $f in
+        *.gz) gzip -dc "$f" >"$WORK/data/$(basename "$f" .gz)" ;;
+        *) cp "$f" "$WORK/data/" ;;
+        esac
+    done
+fi
 if [ ! -f "$WORK/data/meta.json" ]; then
     # shellcheck disable=SC2086
     "$BIN" data build --pgn $PGN --out "$WORK/data" --quiet >>"$LOG" 2>&1 || { say "data build failed"; exit 1; }
