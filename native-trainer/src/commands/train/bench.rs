@@ -4,6 +4,7 @@ use deepchess_core::Shape;
 
 use super::ShapeArgs;
 
+use crate::train::alphazero::board_conv::{ConvWay, choose_conv};
 use crate::train::deepchess::speed::{self, BenchLearner, SpeedOptions};
 use crate::train::deepchess::value::ValueConfig;
 use crate::train::runner::device::{self, DeviceChoice};
@@ -57,6 +58,11 @@ pub struct BenchArgs {
     /// (the embedding bag operation).
     #[arg(long, value_enum, default_value = "auto")]
     first_layer: FirstLayer,
+    /// How the AlphaZero network convolves: `auto` (as training does: the unfolded product on a
+    /// GPU backend, burn's convolution on flex), `burn` (burn's `Conv2d`) or `unfold` (the
+    /// board's shifted copies times the kernel as one matrix product).
+    #[arg(long, value_enum, default_value = "auto")]
+    conv: ConvWay,
 }
 
 /// Where value batches are built (`--gather`).
@@ -78,6 +84,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let (device, device_name) = device::select(args.device)?;
     choose_first_layer(args.first_layer);
+    choose_conv(args.conv);
     let options = SpeedOptions {
         learner: args.learner,
         shape: shape.clone(),
@@ -102,7 +109,14 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     match args.learner {
         BenchLearner::Siamese => println!("network           : siamese {:?} + {:?}", shape.tower(), shape.head()),
         BenchLearner::Value => println!("network           : value {:?} + utility", shape.tower()),
-        BenchLearner::Az => println!("network           : az {} blocks × {} filters", args.blocks, args.filters),
+        BenchLearner::Az => {
+            println!("network           : az {} blocks × {} filters", args.blocks, args.filters);
+            let conv = match args.conv.on(&device) {
+                ConvWay::Unfold => "the unfolded matrix product",
+                ConvWay::Auto | ConvWay::Burn => "burn's Conv2d",
+            };
+            println!("convolutions      : {conv}");
+        }
     }
     if args.learner != BenchLearner::Az {
         let on_device = options.gather.unwrap_or_else(|| gather_on_device(&device));

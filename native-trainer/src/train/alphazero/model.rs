@@ -23,6 +23,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use deepchess_core::alphazero::{AzDense, AzLayers, AzNet, Conv, PLANES, POLICY_SIZE, Planes};
 use deepchess_core::arch::{AZ_POLICY_KINDS, AZ_VALUE_HIDDEN};
 
+use super::board_conv::board_conv;
 use crate::train::runner::tensors::tensor_values;
 
 /// A convolution followed by batch norm (the convolution without a bias,
@@ -44,7 +45,7 @@ impl ConvBn {
     }
 
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        self.norm.forward(self.conv.forward(x))
+        self.norm.forward(board_conv(&self.conv, x))
     }
 
     /// The convolution with the norm folded in.
@@ -140,7 +141,7 @@ impl AzModel {
             x = relu(block.second.forward(inner) + x);
         }
         // [batch, 73, 8, 8] → [batch, 64, 73]: index square × 73 + kind.
-        let policy = self.policy_out.forward(relu(self.policy.forward(x.clone())));
+        let policy = board_conv(&self.policy_out, relu(self.policy.forward(x.clone())));
         let logits = policy.reshape([batch, AZ_POLICY_KINDS, 64]).swap_dims(1, 2).reshape([batch, POLICY_SIZE]);
         let value = relu(self.value.forward(x)).reshape([batch, 64]);
         let value = tanh(self.value_out.forward(relu(self.value_hidden.forward(value))));
