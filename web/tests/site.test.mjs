@@ -142,9 +142,11 @@ test('a review draws the evaluation over the game, marks the blunder, and a clic
   await page.click('#review-game');
   await page.waitForFunction(() => document.querySelector('#review-progress').textContent === 'reviewed', null, { timeout: 60000 });
   // 3... Nf6 allows mate in one: every chance Black had is gone.
-  // (0.2 s a position: the engine may frown at 2. Qh5 too, with ?! at most.)
+  // (0.2 s a position: how deep that reaches depends on the machine, and the
+  // engine may frown at 2. Qh5 too, with ? or ?! but never ??.)
   const judged = await moveTexts();
-  assert.deepEqual(judged.map((m) => m.replace(/\?!$/, '')), ['e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6??', 'Qxf7#']);
+  const lesser = (m) => (m.endsWith('??') ? m : m.replace(/\?!?$/, ''));
+  assert.deepEqual(judged.map(lesser), ['e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6??', 'Qxf7#']);
   assert.equal(await page.locator('#moves .move.blunder').count(), 1);
   assert.ok(await page.locator('#graph').isVisible());
   assert.equal(await page.locator('#graph circle.blunder').count(), 1);
