@@ -93,12 +93,23 @@ test('offline, a reload finds the same game and network', async () => {
     };
     for (let i = 0; i < 100 && !(await cached()); i++) await new Promise((r) => setTimeout(r, 100));
   });
+  // The last reload's network and its search back in place: the engine says
+  // Ready with its own network first, then loads the saved one.
+  await page.waitForFunction(
+    (name) => document.querySelector('#engine-status').textContent.startsWith(`${name} loaded`) && document.querySelector('#search').value === 'comparison',
+    paper,
+    { timeout: 30000 },
+  );
   const before = await seen();
   await browser.stopServer();
   await browser.context.setOffline(true);
   try {
     await page.reload();
-    await page.waitForFunction((name) => document.querySelector('#engine-status').textContent.startsWith(`${name} loaded`), paper, { timeout: 30000 });
+    await page.waitForFunction(
+      (name) => document.querySelector('#engine-status').textContent.startsWith(`${name} loaded`) && document.querySelector('#search').value === 'comparison',
+      paper,
+      { timeout: 30000 },
+    );
     assert.deepEqual(await seen(), before);
   } finally {
     await browser.context.setOffline(false);
