@@ -283,6 +283,58 @@ fn cli_build_dump_stats_openings() {
     assert_eq!(stderr.matches("(os error 2)").count(), 1, "the cause once: {stderr}");
 }
 
+/// `data fit-scale` fits the scale of games whose evaluations predict their
+/// results imperfectly, and says so, failing, where no evaluation exists.
+#[test]
+fn cli_fit_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_deepchess");
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"];
+    let (mut evaluated, mut bare) = (String::new(), String::new());
+    for i in 0..48 {
+        // Evaluations from −1.75 to +1.75; the side ahead mostly wins, not always.
+        let pawns = (i % 8) as f64 * 0.5 - 1.75;
+        let result = match (pawns > 0.0, i % 5) {
+            (_, 0) => "1/2-1/2",
+            (true, 1) | (false, 2..=4) => "0-1",
+            _ => "1-0",
+        };
+        let (mut with, mut without) = (String::new(), String::new());
+        for (ply, m) in moves.iter().enumerate() {
+            let number = if ply % 2 == 0 { format!("{}. ", ply / 2 + 1) } else { String::new() };
+            with += &format!("{number}{m} {{ {pawns:+.2}/12 }} ");
+            without += &format!("{number}{m} ");
+        }
+        let tags = format!("[Event \"g{i}\"]\n[Result \"{result}\"]\n\n");
+        evaluated += &format!("{tags}{with}{result}\n\n");
+        bare += &format!("{tags}{without}{result}\n\n");
+    }
+    let run = |pgn: &str, name: &str| {
+        let (path, out) = (dir.path().join(format!("{name}.pgn")), dir.path().join(name));
+        std::fs::write(&path, pgn).unwrap();
+        let build = Command::new(bin)
+            .args(["data", "build", "--pgn", path.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .args(["--all-positions", "--include-draws", "--keep-duplicates", "--skip-moves", "0"])
+            .args(["--val-permille", "1000", "--quiet"])
+            .output()
+            .unwrap();
+        assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+        Command::new(bin).args(["data", "fit-scale", out.to_str().unwrap()]).output().unwrap()
+    };
+    let fitted = run(&evaluated, "evaluated");
+    let text = String::from_utf8_lossy(&fitted.stdout);
+    assert!(fitted.status.success(), "{text}{}", String::from_utf8_lossy(&fitted.stderr));
+    let all = text.lines().find(|l| l.trim_start().starts_with("all")).unwrap_or_else(|| panic!("{text}"));
+    assert!(all.contains("480 positions"), "{all}");
+    let scale: f64 = all.split("s = ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    assert!(scale > 10.0 && scale < 100_000.0, "{all}");
+    assert!(text.lines().any(|l| l.trim_start().starts_with("evaluated.pgn") && l.contains("s = ")), "{text}");
+    let none = run(&bare, "bare");
+    assert!(!none.status.success());
+    let stderr = String::from_utf8_lossy(&none.stderr);
+    assert!(stderr.contains("no position has both an evaluation and a result"), "{stderr}");
+}
+
 #[test]
 fn folds_hold_out_every_game_once() {
     use std::collections::BTreeSet;

@@ -1,4 +1,4 @@
-//! `deepchess data build|dump|stats|openings`.
+//! `deepchess data build|dump|stats|openings|fit-scale`.
 
 use std::path::PathBuf;
 
@@ -7,7 +7,8 @@ use deepchess_core::shakmaty::EnPassantMode;
 use deepchess_core::shakmaty::fen::Fen;
 
 use crate::data::{
-    self, BuildOptions, Dataset, GameFilter, GameResult, HeldOut, Sampling, SourceTable, dataset_files, read_sources,
+    self, BuildOptions, Dataset, GameFilter, GameResult, HeldOut, Sampling, ScaleSamples, SourceTable, dataset_files,
+    read_sources,
 };
 
 /// `deepchess data …`
@@ -21,6 +22,10 @@ pub enum Command {
     Stats(StatsArgs),
     /// Write the first moves of every game as UCI lines, one opening per line.
     Openings(OpeningsArgs),
+    /// Fit the evaluation scale `s` (`train value --eval-scale`) whose
+    /// expected scores `1 / (1 + 10^(−cp/s))` best predict the results, on
+    /// the held-out positions, for the whole and for each input.
+    FitScale(FitScaleArgs),
 }
 
 /// Arguments of `data build`.
@@ -106,6 +111,16 @@ pub struct OpeningsArgs {
     out: Option<PathBuf>,
 }
 
+/// Arguments of `data fit-scale`.
+#[derive(clap::Args)]
+pub struct FitScaleArgs {
+    /// A dataset directory (its validation split, unless `--train`) or one .bin file.
+    dataset: PathBuf,
+    /// Fit on the training split of a directory instead of the held-out one.
+    #[arg(long)]
+    train: bool,
+}
+
 /// Runs a `data` subcommand.
 pub fn run(command: &Command) -> anyhow::Result<()> {
     match command {
@@ -133,6 +148,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
         }
         Command::Dump(args) => dump(args)?,
         Command::Stats(args) => stats(args)?,
+        Command::FitScale(args) => fit_scale(args)?,
         Command::Openings(args) => {
             let lines = data::openings(&args.pgn, args.plies)?.join("\n") + "\n";
             match &args.out {
@@ -216,4 +232,34 @@ fn stats(args: &StatsArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn fit_scale(args: &FitScaleArgs) -> anyhow::Result<()> {
+    let sources = read_sources(&args.dataset)?;
+    let path = match dataset_files(&args.dataset).as_slice() {
+        [train, _] if args.train => train.clone(),
+        [_, val] => val.clone(),
+        [file] => file.clone(),
+        _ => unreachable!("a dataset is a directory of two files or one file"),
+    };
+    let dataset = Dataset::open(&path)?;
+    let mut all = ScaleSamples::new();
+    let mut by_source = vec![ScaleSamples::new(); sources.len()];
+    for record in dataset.records() {
+        all.push_record(record);
+        let game = u64::from(record.game());
+        if let Some(i) = sources.iter().position(|s| s.contains(game)) {
+            by_source[i].push_record(record);
+        }
+    }
+    println!("{}: positions with an evaluation and a result, by mean cross-entropy", path.display());
+    let line = |name: &str, samples: &ScaleSamples| match samples.fit() {
+        Ok(fit) => println!("  {name:<30} {fit}; at s = 400: {:.5}", samples.loss(400.0)),
+        Err(error) => println!("  {name:<30} no fit ({} positions): {error}", samples.len()),
+    };
+    line("all", &all);
+    for (source, samples) in sources.iter().zip(&by_source) {
+        line(&source.name(), samples);
+    }
+    all.fit().map(drop).with_context(|| format!("no scale fits {}", path.display()))
 }

@@ -14,6 +14,7 @@ mod pairs;
 mod random;
 mod record;
 mod sampling;
+mod scale;
 
 pub use build::{
     BuildOptions, HeldOut, SourceSummary, SourceTable, SplitCounts, Summary, build, openings, read_sources,
@@ -29,3 +30,4 @@ pub use pairs::{Pair, PairSampler};
 pub use random::random_records;
 pub use record::{Eval, GameResult, Record};
 pub use sampling::{Sampling, mix};
+pub use scale::{ScaleFit, ScaleSamples};
