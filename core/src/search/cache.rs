@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use crate::deepchess::embedding::Embedding;
 use crate::search::prefetch::prefetch;
+use crate::search::slot::slot_index;
 
 #[derive(Clone, Copy)]
 struct Entry<V> {
@@ -42,8 +43,7 @@ impl<V: Copy + Default> HashCache<V> {
     }
 
     fn slot(&self, key: u64) -> usize {
-        // The high bits of a Zobrist hash are as random as the low ones.
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+        slot_index(key, self.entries.len())
     }
 
     /// The value cached for `key`, if any.

@@ -33,6 +33,7 @@ mod progress;
 pub mod scalar;
 mod score;
 mod see;
+mod slot;
 mod step_loop;
 pub mod types;
 

@@ -5,6 +5,8 @@ use alloc::vec::Vec;
 
 use shakmaty::Move;
 
+use crate::search::slot::slot_index;
+
 #[derive(Clone, Copy)]
 struct Entry {
     key: u64,
@@ -29,7 +31,7 @@ impl TranspositionTable {
     }
 
     fn slot(&self, key: u64) -> usize {
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+        slot_index(key, self.entries.len())
     }
 
     /// The best move stored for `key`.

@@ -9,6 +9,7 @@ use shakmaty::{Move, MoveList, Role};
 
 use crate::search::prefetch::prefetch;
 use crate::search::score::{MAX_CP, Score};
+use crate::search::slot::slot_index;
 use crate::search::types::MAX_PLY;
 
 /// Scores at or beyond this (in absolute value) are mates: `MATE - ply`.
@@ -76,7 +77,7 @@ impl ScoreTable {
     }
 
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
+        &self.slots[slot_index(key, self.slots.len())]
     }
 
     /// Asks the CPU to bring `key`'s slot into its cache ahead of the
