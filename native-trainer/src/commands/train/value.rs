@@ -32,6 +32,12 @@ pub struct ValueArgs {
     /// `--source-weight selfplay=8` for the engine's own games.
     #[arg(long = "source-weight", value_name = "NAME=WEIGHT")]
     source_weights: Vec<SourceWeight>,
+    /// Read an input's evaluations at a scale of its own, NAME=S in
+    /// centipawns (the inputs whose file name contains NAME; repeat for
+    /// more), for example the one `deepchess data fit-scale` fits for it;
+    /// the network keeps --eval-scale as its own.
+    #[arg(long = "source-eval-scale", value_name = "NAME=S")]
+    source_eval_scales: Vec<SourceWeight>,
 }
 
 pub(super) fn run(args: &ValueArgs) -> anyhow::Result<()> {
@@ -42,6 +48,9 @@ pub(super) fn run(args: &ValueArgs) -> anyhow::Result<()> {
     set(&mut config.target.eval_scale_cp, args.eval_scale);
     if !args.source_weights.is_empty() {
         config.source_weights = args.source_weights.clone();
+    }
+    if !args.source_eval_scales.is_empty() {
+        config.target.source_eval_scales = Some(args.source_eval_scales.clone());
     }
     let rows = args.common.run.train(config, ValueLearner::new)?;
     let figure = |last: &EpochRow| match last.val_accuracy {

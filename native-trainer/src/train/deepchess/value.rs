@@ -30,7 +30,9 @@ use deepchess_core::{FloatNetwork, Network, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::data::{GameResult, Pair, Record, SourceMix, SourceWeight, eval_cp, eval_probability, mix, read_sources};
+use crate::data::{
+    GameResult, Pair, Record, SourceMix, SourceSummary, SourceWeight, eval_cp, eval_probability, mix, read_sources,
+};
 use crate::eval::accuracy;
 use crate::train::deepchess::value_model::ValueNet;
 use crate::train::runner::batch::Encoded;
@@ -54,6 +56,12 @@ pub struct TargetConfig {
     /// lead is 10 to 1, the Elo scale).
     #[config(default = 400.0)]
     pub eval_scale_cp: f64,
+    /// Inputs whose evaluations are read at a scale of their own
+    /// (`--source-eval-scale NAME=S`, the inputs whose file name contains
+    /// NAME; `data fit-scale` fits one per input). The network's own scale
+    /// stays `eval_scale_cp`. An `Option`, so that a `config.json` written
+    /// before the setting existed still resumes (as `None`).
+    pub source_eval_scales: Option<Vec<SourceWeight>>,
 }
 
 /// A value run's configuration, saved as `config.json`.
@@ -87,17 +95,59 @@ impl ValueConfig {
 }
 
 /// The target of `record` (White's expected score), or `None` for a damaged
-/// record.
+/// record, its evaluation read at the run's scale.
 pub fn target(record: &Record, target: &TargetConfig) -> Option<f64> {
+    target_at(record, target.lambda, target.eval_scale_cp)
+}
+
+/// The target of `record` with its evaluation read at `scale_cp`.
+pub fn target_at(record: &Record, lambda: f64, scale_cp: f64) -> Option<f64> {
     let result = match record.result()? {
         GameResult::WhiteWins => 1.0,
         GameResult::BlackWins => 0.0,
         GameResult::Draw => 0.5,
     };
     Some(match eval_cp(record) {
-        Some(cp) => target.lambda * result + (1.0 - target.lambda) * eval_probability(cp, target.eval_scale_cp),
+        Some(cp) => lambda * result + (1.0 - lambda) * eval_probability(cp, scale_cp),
         None => result,
     })
+}
+
+/// The scale at which each input's evaluations are read: the run's, or the
+/// one `--source-eval-scale` gives the input.
+struct InputScales {
+    /// The first game, the game after the last, and the scale, per input with its own.
+    ranges: Vec<(u64, u64, f64)>,
+    default: f64,
+}
+
+impl InputScales {
+    fn new(target: &TargetConfig, sources: &[SourceSummary]) -> anyhow::Result<InputScales> {
+        let own = target.source_eval_scales.as_deref().unwrap_or_default();
+        for s in own {
+            anyhow::ensure!(s.weight > 0.0, "the evaluation scale of {:?} must be above 0, not {}", s.source, s.weight);
+            anyhow::ensure!(
+                sources.iter().any(|input| input.name().contains(&s.source)),
+                "no input of the dataset is named like {:?} (its inputs: {})",
+                s.source,
+                sources.iter().map(SourceSummary::name).collect::<Vec<_>>().join(", ")
+            );
+        }
+        let ranges = sources
+            .iter()
+            .filter_map(|input| {
+                let name = input.name();
+                // The last flag that names an input wins, as with --source-weight.
+                let scale = own.iter().rev().find(|s| name.contains(&s.source))?;
+                Some((input.first_game, input.first_game + input.games_read, scale.weight))
+            })
+            .collect();
+        Ok(InputScales { ranges, default: target.eval_scale_cp })
+    }
+
+    fn of(&self, game: u64) -> f64 {
+        self.ranges.iter().find(|&&(first, end, _)| (first..end).contains(&game)).map_or(self.default, |r| r.2)
+    }
 }
 
 /// The value learner.
@@ -123,11 +173,18 @@ impl ValueLearner {
         config.shape()?;
         let seed = config.data.seed;
         let inputs = Inputs::open(data, device, Default::default(), seed, quiet)?;
+        let sources = if config.source_weights.is_empty() && config.target.source_eval_scales.is_none() {
+            Vec::new()
+        } else {
+            read_sources(data)?
+        };
+        let scales = InputScales::new(&config.target, &sources)?;
+        let lambda = config.target.lambda;
         let targets = |records: &[Record]| -> Vec<(u32, f32)> {
             records
                 .iter()
                 .enumerate()
-                .filter_map(|(i, r)| target(r, &config.target).map(|t| (i as u32, t as f32)))
+                .filter_map(|(i, r)| target_at(r, lambda, scales.of(u64::from(r.game()))).map(|t| (i as u32, t as f32)))
                 .collect()
         };
         let candidates = targets(inputs.train.records());
@@ -137,7 +194,7 @@ impl ValueLearner {
         } else {
             let records = inputs.train.records();
             let games = candidates.iter().map(|&(i, _)| u64::from(records[i as usize].game()));
-            let mix = SourceMix::new(games, &read_sources(data)?, &config.source_weights)?;
+            let mix = SourceMix::new(games, &sources, &config.source_weights)?;
             // Printed even when quiet: it says what the run trains on.
             print!("training positions drawn by input (--source-weight):\n{mix}");
             Some(mix)
@@ -292,7 +349,7 @@ impl Learner for ValueLearner {
             .map_or_else(|| "none (no held-out pairs)".to_owned(), |a| format!("{a:.4}"));
         float.description = format!(
             "DeepChess value network {:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
-             (λ = {}, s = {} cp){}; {} epochs of {} positions; validation pair accuracy {}",
+             (λ = {}, s = {} cp){}{}; {} epochs of {} positions; validation pair accuracy {}",
             self.config.tower,
             self.config.target.lambda,
             self.config.target.eval_scale_cp,
@@ -302,11 +359,64 @@ impl Learner for ValueLearner {
                 let weights: Vec<String> = self.config.source_weights.iter().map(ToString::to_string).collect();
                 format!(", inputs weighted {}", weights.join(" "))
             },
+            match self.config.target.source_eval_scales.as_deref() {
+                None | Some([]) => String::new(),
+                Some(own) => {
+                    let scales: Vec<String> = own.iter().map(ToString::to_string).collect();
+                    format!(", evaluations of {} read at their own s", scales.join(" "))
+                }
+            },
             rows.len(),
             self.config.data.per_epoch,
             val_accuracy
         );
         // The epoch with the lowest validation loss is kept as best.dcnf.
         run.save_float(&float.to_float_bytes(), metrics::last_is_best(rows, |r| Some(-r.val_loss)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Eval;
+    use deepchess_core::shakmaty::Position;
+
+    fn input(name: &str, first_game: u64, games_read: u64) -> SourceSummary {
+        SourceSummary { path: name.into(), first_game, games_read, ..SourceSummary::default() }
+    }
+
+    #[test]
+    fn each_input_reads_its_evaluations_at_its_own_scale() {
+        let sources =
+            [input("tcec.pgn.zst", 0, 10), input("selfplay-a.pgn.zst", 10, 5), input("selfplay-b.pgn", 15, 5)];
+        let scale = |name: &str, s: f64| SourceWeight { source: name.into(), weight: s };
+        let mut target = TargetConfig::new();
+        target.source_eval_scales = Some(vec![scale("selfplay", 500.0), scale("selfplay-b", 600.0)]);
+        let scales = InputScales::new(&target, &sources).unwrap();
+        // The run's own scale where no flag names the input; the last flag that names one wins.
+        assert_eq!([0, 9, 10, 14, 15, 19, 20].map(|g| scales.of(g)), [400.0, 400.0, 500.0, 500.0, 600.0, 600.0, 400.0]);
+        // Its targets: the same evaluation, a different expected score.
+        let pos = shakmaty::Chess::default();
+        let record = |game| Record::new(&pos, pos.legal_moves()[0], 10, GameResult::Draw, Some(Eval::Cp(300)), game);
+        let at = |game| target_at(&record(game), 0.0, scales.of(u64::from(game))).unwrap();
+        assert_eq!(at(0), eval_probability(300.0, 400.0));
+        assert_eq!(at(16), eval_probability(300.0, 600.0));
+        assert!(at(0) > at(12) && at(12) > at(16));
+
+        target.source_eval_scales = Some(vec![scale("ccc", 300.0)]);
+        let unknown = InputScales::new(&target, &sources).err().unwrap().to_string();
+        assert!(unknown.contains("\"ccc\"") && unknown.contains("tcec.pgn.zst"), "{unknown}");
+        target.source_eval_scales = Some(vec![scale("tcec", 0.0)]);
+        assert!(InputScales::new(&target, &sources).is_err());
+    }
+
+    #[test]
+    fn a_target_saved_before_own_scales_existed_still_loads() {
+        let old: TargetConfig = serde_json::from_str(r#"{"lambda": 0.5, "eval_scale_cp": 400.0}"#).unwrap();
+        assert_eq!(old, TargetConfig::new());
+        let mut target = TargetConfig::new();
+        target.source_eval_scales = Some(vec![SourceWeight { source: "selfplay".into(), weight: 568.0 }]);
+        let text = serde_json::to_string(&target).unwrap();
+        assert_eq!(serde_json::from_str::<TargetConfig>(&text).unwrap(), target);
     }
 }
