@@ -22,6 +22,7 @@ pub mod cache;
 pub mod comparison;
 pub mod factory;
 mod first_positions;
+mod gives_check;
 mod history;
 pub mod interface;
 pub mod mcts;

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use shakmaty::{Chess, Move, MoveList};
 
+use crate::search::gives_check::CheckInfo;
 use crate::search::history::Scores;
 use crate::search::scalar::score_table::INFINITE;
 
@@ -56,6 +57,8 @@ pub(super) struct Node {
     /// Index in the history below which repetitions are not looked for
     /// (the position after a null move).
     pub(super) floor: usize,
+    /// Which moves give check, computed when the first move is considered.
+    pub(super) check_info: Option<CheckInfo>,
 }
 
 /// The nodes from the root to the one being searched.
@@ -133,6 +136,7 @@ impl NodeStack {
         node.in_check = in_check;
         node.eval = eval;
         node.improving = false;
+        node.check_info = None;
         // Only the moves, not the list's whole capacity (2 KiB).
         node.moves.clear();
         let _ = node.moves.try_extend_from_slice(moves);

@@ -3,6 +3,7 @@
 //! the next, and stopping.
 
 use super::*;
+use crate::search::gives_check::CheckInfo;
 
 impl<E: Evaluator> Sliced for ScalarSearch<E> {
     type Line = ScalarLine;
@@ -70,9 +71,16 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             }
             let m = pick(&mut node.moves, &mut node.scores, node.next);
             node.next += 1;
-            let mut child = node.pos.clone();
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
+            // Told from the node where it can be, so that a pruned move is never played.
+            let info = *node.check_info.get_or_insert_with(|| CheckInfo::new(&node.pos));
+            let mut played = None;
+            let gives_check = info.gives_check(m).unwrap_or_else(|| {
+                let mut child = node.pos.clone();
+                child.play_unchecked(m);
+                let checks = child.is_check();
+                played = Some(child);
+                checks
+            });
             let quiet = !is_tactical(m);
             let depth = node.depth;
             // Pruning, once a move has been searched and no mate is forced
@@ -108,6 +116,12 @@ impl<E: Evaluator> Sliced for ScalarSearch<E> {
             if quiet {
                 node.quiets.push(m);
             }
+            let child = played.unwrap_or_else(|| {
+                let mut child = node.pos.clone();
+                child.play_unchecked(m);
+                child
+            });
+            debug_assert_eq!(gives_check, child.is_check(), "{m}");
             let (alpha, beta) = (node.alpha, node.beta);
             if node.searched == 0 {
                 self.descend(m, child, gives_check, depth - 1, 0, -beta, -alpha, false);
