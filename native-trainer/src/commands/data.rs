@@ -246,10 +246,11 @@ fn fit_scale(args: &FitScaleArgs) -> anyhow::Result<()> {
     let mut all = ScaleSamples::new();
     let mut by_source = vec![ScaleSamples::new(); sources.len()];
     for record in dataset.records() {
-        all.push_record(record);
+        let Some((cp, result)) = ScaleSamples::sample_of(record) else { continue };
+        all.push(cp, result);
         let game = u64::from(record.game());
         if let Some(i) = sources.iter().position(|s| s.contains(game)) {
-            by_source[i].push_record(record);
+            by_source[i].push(cp, result);
         }
     }
     println!("{}: positions with an evaluation and a result, by mean cross-entropy", path.display());

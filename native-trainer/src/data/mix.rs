@@ -49,6 +49,27 @@ impl fmt::Display for SourceWeight {
     }
 }
 
+/// For each input of `sources`, the value of the last flag that names it
+/// (`NAME` a part of its file name), as later flags override earlier ones;
+/// `None` where none does. Every flag must name an input.
+pub fn per_input(flags: &[SourceWeight], sources: &[SourceSummary]) -> anyhow::Result<Vec<Option<f64>>> {
+    for flag in flags {
+        ensure!(
+            sources.iter().any(|s| s.name().contains(&flag.source)),
+            "no input of the dataset is named like {:?} (its inputs: {})",
+            flag.source,
+            sources.iter().map(SourceSummary::name).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(sources
+        .iter()
+        .map(|s| {
+            let name = s.name();
+            flags.iter().rev().find(|f| name.contains(&f.source)).map(|f| f.weight)
+        })
+        .collect())
+}
+
 /// One input's items in a mix.
 #[derive(Clone, Debug)]
 struct Group {
@@ -80,22 +101,10 @@ impl SourceMix {
             !sources.is_empty(),
             "the dataset records no inputs (no meta.json from `data build`), so none can be weighted"
         );
-        for w in weights {
-            ensure!(
-                sources.iter().any(|s| s.name().contains(&w.source)),
-                "no input of the dataset is named like {:?} (its inputs: {})",
-                w.source,
-                sources.iter().map(SourceSummary::name).collect::<Vec<_>>().join(", ")
-            );
-        }
         let mut groups: Vec<Group> = sources
             .iter()
-            .map(|s| {
-                let name = s.name();
-                // The last weight that names an input wins, as later flags override earlier ones.
-                let weight = weights.iter().rev().find(|w| name.contains(&w.source)).map_or(1.0, |w| w.weight);
-                Group { name, weight, items: Vec::new() }
-            })
+            .zip(per_input(weights, sources)?)
+            .map(|(s, weight)| Group { name: s.name(), weight: weight.unwrap_or(1.0), items: Vec::new() })
             .collect();
         let mut other = Group { name: "(no input)".into(), weight: 1.0, items: Vec::new() };
         for (item, game) in games.enumerate() {

@@ -25,7 +25,7 @@ pub use filter::{Filtering, GameFilter, game_key};
 pub use game::{Game, GameReader, Ply, SkipReason};
 pub use input::open_pgn;
 pub use labels::{LabelOptions, LabelSampler, Labels, eval_cp, eval_probability};
-pub use mix::{SourceMix, SourceWeight};
+pub use mix::{SourceMix, SourceWeight, per_input};
 pub use pairs::{Pair, PairSampler};
 pub use random::random_records;
 pub use record::{Eval, GameResult, Record};

@@ -29,6 +29,15 @@ impl GameResult {
         }
     }
 
+    /// White's score: 1, ½ or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+
     fn code(self) -> u8 {
         match self {
             GameResult::WhiteWins => 0,

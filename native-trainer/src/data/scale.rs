@@ -17,7 +17,7 @@ use std::fmt;
 
 use anyhow::ensure;
 
-use crate::data::{GameResult, Record, eval_cp};
+use crate::data::{Record, eval_cp};
 
 /// The data a fit reads: each evaluated position's evaluation (centipawns,
 /// White's view, as [`eval_cp`] clamps it) and its game's result for White
@@ -33,17 +33,9 @@ impl ScaleSamples {
         ScaleSamples::default()
     }
 
-    /// Adds `record` if it has an evaluation and a result.
-    pub fn push_record(&mut self, record: &Record) {
-        let result = match record.result() {
-            Some(GameResult::WhiteWins) => 1.0,
-            Some(GameResult::BlackWins) => 0.0,
-            Some(GameResult::Draw) => 0.5,
-            None => return,
-        };
-        if let Some(cp) = eval_cp(record) {
-            self.push(cp, result);
-        }
+    /// The sample of `record`, its evaluation and its result, if it has both.
+    pub fn sample_of(record: &Record) -> Option<(f64, f64)> {
+        Some((eval_cp(record)?, record.result()?.white_score()))
     }
 
     /// Adds one evaluation (centipawns) and its result (0 to 1).

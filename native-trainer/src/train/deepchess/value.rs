@@ -31,7 +31,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::data::{
-    GameResult, Pair, Record, SourceMix, SourceSummary, SourceWeight, eval_cp, eval_probability, mix, read_sources,
+    Pair, Record, SourceMix, SourceSummary, SourceWeight, eval_cp, eval_probability, mix, per_input, read_sources,
 };
 use crate::eval::accuracy;
 use crate::train::deepchess::value_model::ValueNet;
@@ -102,11 +102,7 @@ pub fn target(record: &Record, target: &TargetConfig) -> Option<f64> {
 
 /// The target of `record` with its evaluation read at `scale_cp`.
 pub fn target_at(record: &Record, lambda: f64, scale_cp: f64) -> Option<f64> {
-    let result = match record.result()? {
-        GameResult::WhiteWins => 1.0,
-        GameResult::BlackWins => 0.0,
-        GameResult::Draw => 0.5,
-    };
+    let result = record.result()?.white_score();
     Some(match eval_cp(record) {
         Some(cp) => lambda * result + (1.0 - lambda) * eval_probability(cp, scale_cp),
         None => result,
@@ -114,39 +110,26 @@ pub fn target_at(record: &Record, lambda: f64, scale_cp: f64) -> Option<f64> {
 }
 
 /// The scale at which each input's evaluations are read: the run's, or the
-/// one `--source-eval-scale` gives the input.
-struct InputScales {
-    /// The first game, the game after the last, and the scale, per input with its own.
-    ranges: Vec<(u64, u64, f64)>,
+/// one `--source-eval-scale` gives the input (the last flag that names it,
+/// as with `--source-weight`).
+struct InputScales<'a> {
+    /// The inputs with a scale of their own.
+    own: Vec<(&'a SourceSummary, f64)>,
     default: f64,
 }
 
-impl InputScales {
-    fn new(target: &TargetConfig, sources: &[SourceSummary]) -> anyhow::Result<InputScales> {
-        let own = target.source_eval_scales.as_deref().unwrap_or_default();
-        for s in own {
+impl<'a> InputScales<'a> {
+    fn new(target: &TargetConfig, sources: &'a [SourceSummary]) -> anyhow::Result<InputScales<'a>> {
+        let flags = target.source_eval_scales.as_deref().unwrap_or_default();
+        for s in flags {
             anyhow::ensure!(s.weight > 0.0, "the evaluation scale of {:?} must be above 0, not {}", s.source, s.weight);
-            anyhow::ensure!(
-                sources.iter().any(|input| input.name().contains(&s.source)),
-                "no input of the dataset is named like {:?} (its inputs: {})",
-                s.source,
-                sources.iter().map(SourceSummary::name).collect::<Vec<_>>().join(", ")
-            );
         }
-        let ranges = sources
-            .iter()
-            .filter_map(|input| {
-                let name = input.name();
-                // The last flag that names an input wins, as with --source-weight.
-                let scale = own.iter().rev().find(|s| name.contains(&s.source))?;
-                Some((input.first_game, input.first_game + input.games_read, scale.weight))
-            })
-            .collect();
-        Ok(InputScales { ranges, default: target.eval_scale_cp })
+        let own = sources.iter().zip(per_input(flags, sources)?).filter_map(|(input, s)| Some((input, s?))).collect();
+        Ok(InputScales { own, default: target.eval_scale_cp })
     }
 
     fn of(&self, game: u64) -> f64 {
-        self.ranges.iter().find(|&&(first, end, _)| (first..end).contains(&game)).map_or(self.default, |r| r.2)
+        self.own.iter().find(|(input, _)| input.contains(game)).map_or(self.default, |&(_, s)| s)
     }
 }
 
@@ -378,7 +361,7 @@ impl Learner for ValueLearner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::Eval;
+    use crate::data::{Eval, GameResult};
     use deepchess_core::shakmaty::Position;
 
     fn input(name: &str, first_game: u64, games_read: u64) -> SourceSummary {
