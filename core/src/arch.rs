@@ -179,6 +179,21 @@ pub const fn arch_hash_with_utility(tower: &[usize], head: &[usize], utility: bo
     if utility { fnv_word(fnv_word(hash, UTILITY_TAG, 0x0100_0193), 1, 0x0100_0193) } else { hash }
 }
 
+/// Word mixed into the architecture hash of a network whose utility head
+/// reads both perspectives (see [`arch_hash_of`]).
+pub const PERSPECTIVE_TAG: u32 = 0x5045_5253; // "PERS"
+
+/// The architecture hash of a network: [`arch_hash_with_utility`], and for a
+/// network whose first dense layer reads the first layer's activations of
+/// both perspectives (the side to move's, then the other side's:
+/// [`Shape::perspective`](crate::Shape::perspective)) [`PERSPECTIVE_TAG`]
+/// mixed in, so that the two readings of one list of widths never share a
+/// hash.
+pub const fn arch_hash_of(tower: &[usize], head: &[usize], utility: bool, perspective: bool) -> u32 {
+    let hash = arch_hash_with_utility(tower, head, utility);
+    if perspective { fnv_word(hash, PERSPECTIVE_TAG, 0x0100_0193) } else { hash }
+}
+
 /// Widest layer of a learned network ([`crate::learned`]): Deep
 /// Pink's paper width is 2,048.
 pub const MAX_LEARNED_WIDTH: usize = 4096;

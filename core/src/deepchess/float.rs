@@ -9,7 +9,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::arch::{DEFAULT_CP_SCALE, INPUTS};
+use crate::arch::{DEFAULT_CP_SCALE, INPUTS, SIDE_TO_MOVE_INDEX};
 use crate::deepchess::features::Features;
 use crate::deepchess::format::{FLOAT_FORMAT, Header};
 use crate::deepchess::quantize;
@@ -101,9 +101,11 @@ impl FloatNetwork {
     /// A network of the given shape with every weight and bias zero.
     pub fn zeros(shape: &Shape) -> FloatNetwork {
         let layers = |widths: &[usize]| widths.windows(2).map(|w| FloatLayer::zeros(w[0], w[1])).collect();
+        let first = FloatLayer::zeros(INPUTS, shape.tower()[1]);
+        let dense = shape.dense_inputs().into_iter().zip(&shape.tower()[2..]).map(|(i, &o)| FloatLayer::zeros(i, o));
         FloatNetwork {
             shape: shape.clone(),
-            tower: layers(shape.tower()),
+            tower: core::iter::once(first).chain(dense).collect(),
             head: layers(shape.head()),
             utility: shape.has_utility().then(|| FloatLayer::zeros(shape.embedding(), 1)),
             cp_scale: DEFAULT_CP_SCALE,
@@ -193,13 +195,45 @@ impl FloatNetwork {
         sums
     }
 
-    /// Pos2Vec: the embedding of a position, with clipped ReLUs.
+    /// Pos2Vec: the embedding of a position, with clipped ReLUs. A
+    /// perspective network's embedding needs both views:
+    /// [`embed_perspectives`](Self::embed_perspectives).
     pub fn embed(&self, features: &Features) -> Vec<f32> {
-        let mut act: Vec<f32> = self.first_layer(features).into_iter().map(crelu).collect();
+        self.rest_of_tower(self.first_layer(features).into_iter().map(crelu).collect())
+    }
+
+    /// A perspective network's embedding: the first layer of the side to
+    /// move's view (`own`) and of the other side's (`other`), side by side,
+    /// through the rest of the tower.
+    pub fn embed_perspectives(&self, own: &Features, other: &Features) -> Vec<f32> {
+        let act = self.first_layer(own).into_iter().chain(self.first_layer(other)).map(crelu).collect();
+        self.rest_of_tower(act)
+    }
+
+    fn rest_of_tower(&self, mut act: Vec<f32>) -> Vec<f32> {
         for layer in &self.tower[1..] {
             act = layer.forward(&act).into_iter().map(crelu).collect();
         }
         act
+    }
+
+    /// The value `s(x)` of the position whose bits are `features`, in units
+    /// of utility from White's point of view (`σ(s)` is White's expected
+    /// score; times [`cp_scale`](Self::cp_scale) it is what the engine
+    /// evaluates). A network read through the mirror gives
+    /// `(u(x) − u(x̄)) / 2`; a perspective network the utility of its
+    /// side to move's reading, negated when Black is to move. Both give
+    /// `s(x̄) = −s(x)`. `None` without a utility head.
+    pub fn value(&self, features: &Features) -> Option<f32> {
+        let mirrored = features.mirrored();
+        if self.shape.is_perspective() {
+            let white_to_move = features.contains(SIDE_TO_MOVE_INDEX);
+            let (own, other) = if white_to_move { (features, &mirrored) } else { (&mirrored, features) };
+            let u = self.utility(&self.embed_perspectives(own, other))?;
+            Some(if white_to_move { u } else { -u })
+        } else {
+            Some((self.utility(&self.embed(features))? - self.utility(&self.embed(&mirrored))?) / 2.0)
+        }
     }
 
     /// The head's two logits for the embeddings `a` and `b`; `[0, 0]` (no

@@ -9,14 +9,16 @@
 //! | architecture hash | `u32` ([`arch_hash_with_utility`](crate::arch::arch_hash_with_utility) of the sizes below) |
 //! | tower widths | `u32` count, then `u32` each (773 first) |
 //! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
-//! | utility head | `u32`: 1 if one follows the comparison head, else 0 (version 2 only) |
+//! | utility head | `u32`: 1 if one follows the comparison head, 2 if it is a perspective network's ([`Shape::perspective`]: no comparison head), else 0 (version 2 only) |
 //! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`](crate::file::MAX_DESCRIPTION) bytes) |
 //! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
-//! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` |
+//! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` (a perspective network's first: `in = 2h`, the side to move's half first) |
 //! | utility head, if any | bias `i32[1]`, weights `i8[1][embedding]`, then `f32` centipawns per unit of utility |
 //!
 //! Version 1 files (before utility heads) have no utility field and always a
-//! comparison head. Nothing follows the last tensor. Files are named by their
+//! comparison head. The utility field's value 2 came after version 2 did;
+//! builds from before it refuse such a file with
+//! [`WeightsError::BadUtility`], a typed error, rather than misread it. Nothing follows the last tensor. Files are named by their
 //! content: `deepchess-<first 12 hex digits of sha256>.dcnn` ([`file_name`]).
 
 use alloc::string::String;
@@ -88,15 +90,16 @@ impl Header {
         let FileHeader { version, hash, .. } = FileHeader::read(reader, core::slice::from_ref(format))?;
         let tower = read_widths(reader)?;
         let head = read_widths(reader)?;
-        let utility = match version {
-            1 => false,
+        let (utility, perspective) = match version {
+            1 => (false, false),
             _ => match reader.u32()? {
-                0 => false,
-                1 => true,
+                0 => (false, false),
+                1 => (true, false),
+                2 if head.is_empty() => (true, true),
                 found => return Err(WeightsError::BadUtility { reason: UtilityDefect::Flag(found) }),
             },
         };
-        let shape = Shape::with_heads(&tower, &head, utility)?;
+        let shape = if perspective { Shape::perspective(&tower)? } else { Shape::with_heads(&tower, &head, utility)? };
         if hash != shape.hash() {
             return Err(WeightsError::ArchHashMismatch { found: hash, expected: shape.hash() });
         }
@@ -119,7 +122,8 @@ impl Header {
                 write_u32(out, width as u32);
             }
         }
-        write_u32(out, u32::from(self.shape.has_utility()));
+        let utility = if self.shape.is_perspective() { 2 } else { u32::from(self.shape.has_utility()) };
+        write_u32(out, utility);
         write_description(out, &self.description);
     }
 }

@@ -3,7 +3,9 @@
 //! ([`accumulator`], [`layers`]), Pos2Vec [`embedding`]s, the comparison and
 //! utility heads ([`network`]), quantization ([`quantize`]) from the float
 //! reference ([`float`]), the layer sizes ([`shape`]) and the `.dcnn` file
-//! ([`format`]), and the working memory of the dense layers ([`scratch`]).
+//! ([`format`]), the working memory of the dense layers ([`scratch`]), and a
+//! position's value from its two accumulators for either kind of value
+//! network ([`value`]).
 
 pub mod accumulator;
 pub mod default_network;
@@ -17,3 +19,4 @@ pub mod network;
 pub mod quantize;
 pub mod scratch;
 pub mod shape;
+pub mod value;

@@ -72,7 +72,13 @@ impl Network {
         let header = Header::read(&mut reader)?;
         let tower_widths = header.shape.tower();
         let ft = FeatureTransformer::read(&mut reader, tower_widths[1])?;
-        let tower = dense_layers(&mut reader, &tower_widths[1..])?;
+        let tower = header
+            .shape
+            .dense_inputs()
+            .into_iter()
+            .zip(&tower_widths[2..])
+            .map(|(inputs, &outputs)| Dense::read(&mut reader, inputs, outputs))
+            .collect::<Result<Vec<_>, _>>()?;
         let head = dense_layers(&mut reader, header.shape.head())?;
         let utility = if header.shape.has_utility() {
             let dense = Dense::read(&mut reader, header.shape.embedding(), 1)?;
@@ -225,7 +231,15 @@ impl Network {
     /// # Ok::<_, deepchess_core::WeightsError>(())
     /// ```
     pub fn evaluate(&self, own: &Embedding, mirror: &Embedding) -> Option<i32> {
-        let difference = i64::from(self.utility_difference(own, mirror)?);
+        self.cp_of_difference(self.utility_difference(own, mirror)?)
+    }
+
+    /// The centipawns of twice a value, `2 · s` in units of
+    /// `1 / SUM_SCALE` (what [`utility_difference`](Self::utility_difference)
+    /// gives): rounded half away from zero, clamped to ±[`MAX_EVAL_CP`].
+    /// `None` without a utility head.
+    pub fn cp_of_difference(&self, difference: i32) -> Option<i32> {
+        let difference = i64::from(difference);
         let q = self.utility.as_ref()?.cp_q16;
         // Rounded half away from zero, so that evaluate(b, a) = −evaluate(a, b).
         let magnitude = (difference.abs() * q + (1 << 15)) >> 16;
@@ -239,7 +253,9 @@ impl Network {
     }
 
     /// Pos2Vec: the rest of the tower, from the first layer's sums to the
-    /// embedding.
+    /// embedding. A perspective network reads two accumulators
+    /// ([`evaluate_accumulators`](Self::evaluate_accumulators)); given one,
+    /// it reads the other side's half as zeros.
     pub fn embed(&self, acc: &Accumulator) -> Embedding {
         self.embed_with(acc, &mut Scratch::new())
     }
@@ -249,6 +265,15 @@ impl Network {
     pub fn embed_with(&self, acc: &Accumulator, scratch: &mut Scratch) -> Embedding {
         let width = self.ft.width();
         kernels::crelu_i16(self.kernel, acc.values(), &mut scratch.act[..width]);
+        if self.shape().is_perspective() {
+            scratch.act[width..2 * width].fill(0);
+        }
+        self.rest_of_tower(scratch)
+    }
+
+    /// The tower's dense layers over the first layer's activations in
+    /// `scratch.act` (both perspectives' in a perspective network).
+    pub(crate) fn rest_of_tower(&self, scratch: &mut Scratch) -> Embedding {
         let Scratch { act, next, sums } = scratch;
         let (mut act, mut next) = (act, next);
         for layer in &self.tower {

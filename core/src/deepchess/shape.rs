@@ -26,6 +26,9 @@ pub struct Shape {
     /// Empty when the network has no comparison head.
     head: Vec<usize>,
     utility: bool,
+    /// The first dense layer reads both perspectives' activations
+    /// ([`Shape::perspective`]).
+    perspective: bool,
 }
 
 impl Shape {
@@ -80,12 +83,67 @@ impl Shape {
                 return Err(ShapeError::WrongOutputs { found: outputs });
             }
         }
-        Ok(Shape { tower: tower.to_vec(), head: head.to_vec(), utility })
+        Ok(Shape { tower: tower.to_vec(), head: head.to_vec(), utility, perspective: false })
     }
 
-    /// The same sizes with a utility head added (or removed).
+    /// A value network read from both perspectives, as NNUE engines read
+    /// theirs: the first layer (`tower[0] → tower[1]`) is applied to the
+    /// position as the side to move sees it and as the other side sees it
+    /// (the colour mirror image), and the first dense layer reads both
+    /// activations, the side to move's first, so it takes `2 · tower[1]`
+    /// inputs. The utility head gives the side to move's value; no
+    /// comparison head. `tower[1]` must be a multiple of
+    /// [`PADDING`](arch::PADDING), so that the two halves lie side by side
+    /// in the SIMD kernels' padded layout.
+    ///
+    /// ```
+    /// use deepchess_core::{Shape, ShapeError};
+    ///
+    /// let shape = Shape::perspective(&[773, 256, 32])?;
+    /// assert!(shape.is_perspective() && shape.has_utility() && !shape.has_comparison());
+    /// assert_eq!(shape.dense_inputs(), [512, 32]);
+    /// assert_ne!(shape.hash(), Shape::with_heads(&[773, 256, 32], &[], true)?.hash());
+    /// assert_eq!(Shape::perspective(&[773, 100, 32]), Err(ShapeError::PerspectiveWidth { width: 100 }));
+    /// # Ok::<_, ShapeError>(())
+    /// ```
+    pub fn perspective(tower: &[usize]) -> Result<Shape, ShapeError> {
+        let mut shape = Shape::with_heads(tower, &[], true)?;
+        if tower.len() < 3 {
+            return Err(ShapeError::TooFewLayers);
+        }
+        let width = tower[1];
+        if !width.is_multiple_of(arch::PADDING) || 2 * width > MAX_WIDTH {
+            return Err(ShapeError::PerspectiveWidth { width });
+        }
+        shape.perspective = true;
+        Ok(shape)
+    }
+
+    /// The same sizes with a utility head added (or removed). A perspective
+    /// network keeps its utility head: removing it is
+    /// [`ShapeError::NoHead`].
     pub fn with_utility(&self, utility: bool) -> Result<Shape, ShapeError> {
+        if self.perspective {
+            return if utility { Ok(self.clone()) } else { Err(ShapeError::NoHead) };
+        }
         Shape::with_heads(&self.tower, &self.head, utility)
+    }
+
+    /// Whether the first dense layer reads both perspectives
+    /// ([`Shape::perspective`]).
+    pub fn is_perspective(&self) -> bool {
+        self.perspective
+    }
+
+    /// The input width of each dense layer of the tower, after the first
+    /// layer: `tower[1..]` but the last, with the first doubled in a
+    /// perspective network.
+    pub fn dense_inputs(&self) -> Vec<usize> {
+        let mut inputs = self.tower[1..self.tower.len() - 1].to_vec();
+        if self.perspective {
+            inputs[0] *= 2;
+        }
+        inputs
     }
 
     /// Whether the network has a comparison head.
@@ -100,12 +158,17 @@ impl Shape {
 
     /// The shipped, distilled shape: 773-100-100-100 and 200-100-100-2.
     pub fn distilled() -> Shape {
-        Shape { tower: arch::DISTILLED_TOWER.to_vec(), head: arch::DISTILLED_HEAD.to_vec(), utility: false }
+        Shape {
+            tower: arch::DISTILLED_TOWER.to_vec(),
+            head: arch::DISTILLED_HEAD.to_vec(),
+            utility: false,
+            perspective: false,
+        }
     }
 
     /// The paper's full shape: 773-600-400-200-100 and 200-400-200-100-2.
     pub fn full() -> Shape {
-        Shape { tower: arch::FULL_TOWER.to_vec(), head: arch::FULL_HEAD.to_vec(), utility: false }
+        Shape { tower: arch::FULL_TOWER.to_vec(), head: arch::FULL_HEAD.to_vec(), utility: false, perspective: false }
     }
 
     /// Tower widths, from 773 to the embedding width.
@@ -126,12 +189,13 @@ impl Shape {
 
     /// The architecture hash of these sizes under this build's quantization.
     pub fn hash(&self) -> u32 {
-        arch::arch_hash_with_utility(&self.tower, &self.head, self.utility)
+        arch::arch_hash_of(&self.tower, &self.head, self.utility, self.perspective)
     }
 }
 
 /// Prints `773-100-100-100 + 200-100-100-2`, with ` + utility 100-1` when
-/// the network has a utility head.
+/// the network has a utility head; a perspective network's first layer as
+/// `(773-256)x2`.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let widths = |f: &mut fmt::Formatter<'_>, layers: &[usize]| {
@@ -143,7 +207,12 @@ impl fmt::Display for Shape {
             }
             Ok(())
         };
-        widths(f, &self.tower)?;
+        if self.perspective {
+            write!(f, "({}-{})x2-", self.tower[0], self.tower[1])?;
+            widths(f, &self.tower[2..])?;
+        } else {
+            widths(f, &self.tower)?;
+        }
         if self.has_comparison() {
             f.write_str(" + ")?;
             widths(f, &self.head)?;
@@ -194,6 +263,12 @@ pub enum ShapeError {
         /// The head's last width.
         found: usize,
     },
+    /// A perspective network's first layer is not a multiple of
+    /// [`PADDING`](arch::PADDING) wide, or twice it is over [`MAX_WIDTH`].
+    PerspectiveWidth {
+        /// The first layer's width.
+        width: usize,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -213,6 +288,12 @@ impl fmt::Display for ShapeError {
                 write!(f, "the head takes {head_input} inputs, not twice the embedding width {embedding}")
             }
             ShapeError::WrongOutputs { found } => write!(f, "the head ends with {found} outputs, not 2"),
+            ShapeError::PerspectiveWidth { width } => write!(
+                f,
+                "a perspective network's first layer is {width} wide: it must be a multiple of {} up to {}",
+                arch::PADDING,
+                MAX_WIDTH / 2
+            ),
         }
     }
 }

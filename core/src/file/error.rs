@@ -98,7 +98,10 @@ impl fmt::Display for WeightsError {
             WeightsError::BadShape(err) => write!(f, "bad network shape: {err}"),
             WeightsError::BadDescription => f.write_str("weights description is not UTF-8"),
             WeightsError::BadUtility { reason: UtilityDefect::Flag(found) } => {
-                write!(f, "weights utility-head flag is {found}, expected 0 or 1")
+                write!(
+                    f,
+                    "weights utility-head flag is {found}, expected 0, 1, or 2 (a perspective network, no comparison head)"
+                )
             }
             WeightsError::BadUtility { reason: UtilityDefect::Scale(bits) } => {
                 let scale = f32::from_bits(*bits);
@@ -127,7 +130,8 @@ fn write_magic(f: &mut fmt::Formatter<'_>, magic: &[u8; 4]) -> fmt::Result {
 /// What is wrong with a utility head's header field or scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UtilityDefect {
-    /// The flag after the head widths is neither 0 nor 1.
+    /// The flag after the head widths is not 0, 1, or 2 without a
+    /// comparison head.
     Flag(u32),
     /// The centipawn scale (its `f32` bits) is not finite, not positive, or
     /// too large.

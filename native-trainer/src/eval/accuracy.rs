@@ -116,21 +116,19 @@ fn quantized_embedding(net: &Network, record: &Record) -> Embedding {
     record.position().map_or(Embedding::ZERO, |p| net.embed_position(&p))
 }
 
-/// The float network's value of a position by its symmetrized utility,
-/// `s(x) = (u(x) − u(x̄)) / 2` (what the scalar search reads), in units of
-/// utility; 0 without a utility head.
+/// The float network's value of a position, `s(x)` (what the scalar search
+/// reads: [`FloatNetwork::value`]), in units of utility; 0 without a
+/// utility head.
 pub fn float_value(net: &FloatNetwork, features: &Features) -> f64 {
-    let utility = |f: &Features| f64::from(net.utility(&net.embed(f)).unwrap_or(0.0));
-    (utility(features) - utility(&features.mirrored())) / 2.0
+    f64::from(net.value(features).unwrap_or(0.0))
 }
 
-/// The quantized network's `u(x) − u(x̄)`, in units of `1 / SUM_SCALE`
-/// ([`Network::utility_difference`]); 0 for a damaged record or a network
+/// The quantized network's `2 · s(x)`, in units of `1 / SUM_SCALE`
+/// ([`Network::value_difference`]); 0 for a damaged record or a network
 /// without a utility head.
 pub fn quantized_value(net: &Network, record: &Record) -> i64 {
     let Some(pos) = record.position() else { return 0 };
-    let (own, mirror) = net.embed_with_mirror(&pos);
-    i64::from(net.utility_difference(&own, &mirror).unwrap_or(0))
+    i64::from(net.value_difference(&pos).unwrap_or(0))
 }
 
 /// [`value_accuracy`] of the quantized network's utility through the core's

@@ -65,11 +65,8 @@ impl Judge {
     pub fn judge(&mut self, pos: &Chess) -> Judged {
         match self {
             Judge::Comparison(net) => Judged::Embedding(net.embed_position(pos)),
-            Judge::Utility(net) => {
-                let (own, mirror) = net.embed_with_mirror(pos);
-                // The network has a utility head: new() checked.
-                Judged::Value(f64::from(net.utility_difference(&own, &mirror).unwrap_or(0)))
-            }
+            // The network has a utility head: new() checked.
+            Judge::Utility(net) => Judged::Value(f64::from(net.value_difference(pos).unwrap_or(0))),
             Judge::Learned(net) => Judged::Value(f64::from(net.white_value(pos))),
             Judge::AlphaZero(net, scratch) => {
                 let value = f64::from(net.evaluate(&Planes::new(pos, 0), scratch).value);

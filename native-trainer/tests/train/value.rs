@@ -14,6 +14,13 @@ fn smoke_config(epochs: usize) -> ValueConfig {
     config
 }
 
+/// The smoke preset read from both perspectives (`--perspective`).
+fn perspective_config(epochs: usize) -> ValueConfig {
+    let mut config = smoke_config(epochs);
+    config.perspective = Some(true);
+    config
+}
+
 /// Every position, draws included: what the value network trains on.
 fn every_position_with_draws() -> Sampling {
     Sampling { all_positions: true, include_draws: true, ..Sampling::default() }
@@ -40,6 +47,17 @@ fn targets_blend_result_and_evaluation() {
 
 #[test]
 fn value_network_learns_resumes_and_exports_within_bound() {
+    learns_resumes_and_exports_within_bound(smoke_config);
+}
+
+/// The same of a network read from both perspectives: its first dense
+/// layer reads twice the first layer's width, and its export is one.
+#[test]
+fn perspective_network_learns_resumes_and_exports_within_bound() {
+    learns_resumes_and_exports_within_bound(perspective_config);
+}
+
+fn learns_resumes_and_exports_within_bound(smoke_config: fn(usize) -> ValueConfig) {
     let Fixture { _turn, dir, data } = fixture(None, every_position());
     let full = dir.path().join("full");
     let rows = train(smoke_config(3), &data, &full, &FRESH, ValueLearner::new);
@@ -64,6 +82,8 @@ fn value_network_learns_resumes_and_exports_within_bound() {
         deepchess_trainer::commands::export::export(&full.join("model.dcnf"), &dir.path().join("weights")).unwrap();
     let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
     assert!(net.has_utility() && !net.has_comparison());
+    assert_eq!(net.shape(), &shape);
+    assert_eq!(net.shape().is_perspective(), config.perspective == Some(true));
 
     let val = Dataset::open(&data.join("val.bin")).unwrap();
     let records = &val.records()[..200];
@@ -78,8 +98,7 @@ fn value_network_learns_resumes_and_exports_within_bound() {
         worst_float = worst_float.max((s - f64::from(burn_values[i])).abs());
         let float_cp = s * f64::from(float.cp_scale());
         // The engine's evaluation: the same integer code as the search's.
-        let (a, b) = net.embed_with_mirror(&record.position().unwrap());
-        let cp = f64::from(net.evaluate(&a, &b).unwrap());
+        let cp = f64::from(net.evaluate_position(&record.position().unwrap()).unwrap());
         let exact = accuracy::quantized_value(&net, record) as f64;
         // The rounded centipawns keep the exact integer difference's sign.
         if cp != 0.0 {
@@ -102,6 +121,11 @@ fn value_network_learns_resumes_and_exports_within_bound() {
 /// the float rounding of summing a position's rows in another order.
 #[test]
 fn batches_gathered_on_the_device_train_the_hosts_network() {
+    batches_on_the_device_train_the_hosts_network(smoke_config);
+    batches_on_the_device_train_the_hosts_network(perspective_config);
+}
+
+fn batches_on_the_device_train_the_hosts_network(smoke_config: fn(usize) -> ValueConfig) {
     let Fixture { _turn, dir, data } = fixture(None, every_position());
     let (host, device) = (dir.path().join("host"), dir.path().join("device"));
     let host_rows = train(smoke_config(2), &data, &host, &FRESH, ValueLearner::new);

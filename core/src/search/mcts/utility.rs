@@ -44,12 +44,10 @@ impl UtilityEvaluator {
         &self.net
     }
 
-    /// Centipawns of `pos` for the side to move: the utility of its
-    /// embedding against its colour mirror image's, one accumulator serving
-    /// both.
+    /// Centipawns of `pos` for the side to move, from scratch
+    /// ([`Network::evaluate_position`]).
     fn cp(&self, pos: &Chess) -> f32 {
-        let (own, mirror) = self.net.embed_with_mirror(pos);
-        let white = self.net.evaluate(&own, &mirror).unwrap_or(0) as f32;
+        let white = self.net.evaluate_position(pos).unwrap_or(0) as f32;
         if pos.turn() == Color::White { white } else { -white }
     }
 }

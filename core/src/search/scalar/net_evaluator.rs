@@ -13,8 +13,9 @@ use crate::search::cache::EvalCache;
 use crate::search::path::AccumulatorPath;
 use crate::search::scalar::evaluator::Evaluator;
 
-/// The network's utility head in centipawns ([`Network::evaluate`]): each
-/// position is embedded with its colour mirror image, and the first layer's
+/// The network's utility head in centipawns
+/// ([`Network::evaluate_accumulators`]): each position is read with its
+/// colour mirror image (through the mirror or from both perspectives), and the first layer's
 /// sums of both follow the search path, updated from the moves' deltas where
 /// a position is evaluated ([`AccumulatorPath`]; the mirror's through
 /// [`FeatureDelta::mirrored`]). Evaluations are cached by Zobrist hash.
@@ -83,13 +84,13 @@ impl Evaluator for NetEvaluator {
         self.mirror.pop();
     }
 
-    fn evaluate(&mut self, _pos: &Chess, hash: u64) -> i32 {
+    fn evaluate(&mut self, pos: &Chess, hash: u64) -> i32 {
         if let Some(cp) = self.cache.get(hash) {
             return cp;
         }
-        let own = self.net.embed_with(self.path.top(&self.net), &mut self.scratch);
-        let mirror = self.net.embed_with(self.mirror.top(&self.net), &mut self.scratch);
-        let cp = self.net.evaluate(&own, &mirror).unwrap_or(0);
+        let (own, mirror) = (self.path.top(&self.net), self.mirror.top(&self.net));
+        let white = pos.turn().is_white();
+        let cp = self.net.evaluate_accumulators(own, mirror, white, &mut self.scratch).unwrap_or(0);
         self.cache.insert(hash, cp);
         cp
     }
@@ -111,8 +112,12 @@ impl Evaluator for NetEvaluator {
     }
 
     /// Each position's embedding and its mirror image's give its
-    /// evaluation.
+    /// evaluation. A perspective network's value is not a function of the
+    /// two embeddings, so it takes none.
     fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
+        if self.net.shape().is_perspective() {
+            return 0;
+        }
         let mut written = 0;
         for (pair, key) in embeddings.chunks_exact(2).zip(keys.iter().step_by(2)) {
             if let Some(cp) = self.net.evaluate(&pair[0], &pair[1]) {

@@ -20,6 +20,13 @@ pub struct ValueArgs {
     /// Tower widths, from 773 (for example 773,512,16); a utility head follows.
     #[arg(long, value_delimiter = ',')]
     tower: Option<Vec<usize>>,
+    /// Read the position from both perspectives, as NNUE engines do: the
+    /// first layer of the side to move's view and of the other side's, side
+    /// by side, into the next layer (which takes twice the first layer's
+    /// width; that width a multiple of 32). Without it the tower reads the
+    /// position and its colour mirror image apart.
+    #[arg(long)]
+    perspective: bool,
     /// λ, the weight of the game result where the position has an engine evaluation.
     #[arg(long)]
     lambda: Option<f64>,
@@ -44,6 +51,9 @@ pub(super) fn run(args: &ValueArgs) -> anyhow::Result<()> {
     let mut config = ValueConfig::preset(args.preset);
     args.common.apply(&mut config.optim, &mut config.data);
     set(&mut config.tower, args.tower.clone());
+    if args.perspective {
+        config.perspective = Some(true);
+    }
     set(&mut config.target.lambda, args.lambda.map(|l| l.clamp(0.0, 1.0)));
     set(&mut config.target.eval_scale_cp, args.eval_scale);
     if !args.source_weights.is_empty() {

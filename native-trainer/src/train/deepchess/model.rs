@@ -27,7 +27,10 @@ impl Siamese {
         let tower = shape.tower();
         let first = LinearConfig::new(INPUTS + 1, tower[1]).init(device);
         let layers = |widths: &[usize]| widths.windows(2).map(|w| LinearConfig::new(w[0], w[1]).init(device)).collect();
-        Siamese { first, tower: layers(&tower[1..]), head: layers(shape.head()) }
+        // A perspective network's first dense layer reads twice the first layer's width.
+        let dense = shape.dense_inputs().into_iter().zip(&tower[2..]);
+        let tower = dense.map(|(inputs, &outputs)| LinearConfig::new(inputs, outputs).init(device)).collect();
+        Siamese { first, tower, head: layers(shape.head()) }
     }
 
     /// Pos2Vec: `[batch, 37]` bits to `[batch, embedding]` features.
@@ -36,7 +39,11 @@ impl Siamese {
     /// bits are gathered and summed, which is what a dense product with the
     /// 773-bit vector computes, at under 5% of the cost.
     pub fn embed(&self, positions: &Positions) -> Tensor<2> {
-        let mut x = crelu(self.first_sums(positions)); // [batch, h]
+        self.rest(crelu(self.first_sums(positions))) // [batch, h] to [batch, embedding]
+    }
+
+    /// The tower after its first layer, on that layer's activations.
+    pub fn rest(&self, mut x: Tensor<2>) -> Tensor<2> {
         for layer in &self.tower {
             x = crelu(layer.forward(x));
         }

@@ -114,6 +114,10 @@ pub fn fit(
         options.target == Target::Results || net.has_comparison(),
         "--target teacher needs a network with a comparison head"
     );
+    anyhow::ensure!(
+        !net.shape().is_perspective(),
+        "a perspective network's utility head reads both views at once and is trained with it (`train value --perspective`)"
+    );
     let width = net.shape().embedding();
     // Each position's embedding and its mirror image's.
     let embed = |records: &[Record]| -> (Vec<Embedding>, Vec<Embedding>) {

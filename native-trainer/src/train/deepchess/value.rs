@@ -80,12 +80,22 @@ pub struct ValueConfig {
     /// every training position is equally likely.
     #[config(default = "Vec::new()")]
     pub source_weights: Vec<SourceWeight>,
+    /// Whether the first dense layer reads both perspectives
+    /// ([`Shape::perspective`]; `--perspective`) instead of the tower
+    /// reading the position and its mirror image apart. An `Option`, so that
+    /// a `config.json` written before the setting existed still resumes (as
+    /// `None`: through the mirror).
+    pub perspective: Option<bool>,
 }
 
 impl ValueConfig {
     /// The network's shape: the tower and a utility head.
     pub fn shape(&self) -> anyhow::Result<Shape> {
-        Ok(Shape::with_heads(&self.tower, &[], true)?)
+        Ok(if self.perspective == Some(true) {
+            Shape::perspective(&self.tower)?
+        } else {
+            Shape::with_heads(&self.tower, &[], true)?
+        })
     }
 
     /// Centipawns per unit of `s` in the exported network.
@@ -331,8 +341,9 @@ impl Learner for ValueLearner {
             .and_then(|r| r.val_accuracy)
             .map_or_else(|| "none (no held-out pairs)".to_owned(), |a| format!("{a:.4}"));
         float.description = format!(
-            "DeepChess value network {:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
+            "DeepChess value network {}{:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
              (λ = {}, s = {} cp){}{}; {} epochs of {} positions; validation pair accuracy {}",
+            if self.config.perspective == Some(true) { "from both perspectives, " } else { "" },
             self.config.tower,
             self.config.target.lambda,
             self.config.target.eval_scale_cp,

@@ -1,56 +1,91 @@
 //! The value network in burn: a Pos2Vec tower (typically one wide layer and
-//! a narrow one) and a utility head, read through the colour mirror as the
-//! engine reads it.
+//! a narrow one) and a utility head, read through the colour mirror or from
+//! both perspectives at once, as the engine reads it.
 
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::{Device, Tensor};
+use deepchess_core::arch::SIDE_TO_MOVE_INDEX;
 use deepchess_core::{FloatLayer, FloatNetwork, Shape};
 
 use crate::train::deepchess::model::{Siamese, clip, copy_layer};
-use crate::train::runner::tensors::Positions;
+use crate::train::runner::tensors::{Positions, crelu};
 
 /// A tower and a utility head `u`; the network's value of a position `x` is
 /// the symmetrized utility `s(x) = (u(x) − u(x̄)) / 2`, where `x̄` is the
 /// colour mirror image: exactly what the scalar search evaluates
 /// ([`deepchess_core::Network::evaluate`]), so `s(x̄) = −s(x)` by
 /// construction.
+///
+/// A perspective network ([`Shape::perspective`]) applies the first layer to
+/// both readings and its first dense layer to the two side by side, the side
+/// to move's first; the utility is the side to move's, so White's value is
+/// it or its negation: `s(x̄) = −s(x)` again by construction
+/// ([`deepchess_core::Network::value_difference_of`]).
 #[derive(Module, Debug)]
 pub struct ValueNet {
     /// The tower (a Siamese network without a comparison head).
     tower: Siamese,
     /// `embedding → 1`.
     utility: Linear,
+    /// Whether the first dense layer reads both perspectives.
+    perspective: bool,
 }
 
 impl ValueNet {
     /// A freshly initialized network of `shape` (its tower; any comparison
     /// head is ignored).
     pub fn new(shape: &Shape, device: &Device) -> ValueNet {
-        let tower_only = Shape::with_heads(shape.tower(), &[], true).expect("a valid tower");
+        let tower_only = if shape.is_perspective() {
+            shape.clone()
+        } else {
+            Shape::with_heads(shape.tower(), &[], true).expect("a valid tower")
+        };
         ValueNet {
             tower: Siamese::new(&tower_only, device),
             utility: LinearConfig::new(shape.embedding(), 1).init(device),
+            perspective: shape.is_perspective(),
         }
     }
 
     /// `s(x)` for `positions` given with their mirror images: `[batch, 1]`,
     /// in logits (the predicted score is `σ(s)`).
     pub fn forward(&self, positions: &Positions, mirrored: &Positions) -> Tensor<2> {
+        if self.perspective {
+            return self.forward_perspectives(positions, mirrored);
+        }
         let utilities = self.utility.forward(self.tower.embed(&positions.concat(mirrored))); // [2 * batch, 1]
         let [own, mirror] = <[Tensor<2>; 2]>::try_from(utilities.chunk(2, 0)).expect("two equal halves");
         own.sub(mirror).mul_scalar(0.5)
     }
 
+    /// A perspective network's `s(x)`: the first layer's activations of both
+    /// readings, the side to move's first, through the rest of the tower
+    /// and the utility head, negated where Black is to move. The side to
+    /// move is told by the position's own reading: its side-to-move bit is
+    /// set when White is to move.
+    fn forward_perspectives(&self, positions: &Positions, mirrored: &Positions) -> Tensor<2> {
+        let first = crelu(self.tower.first_sums(&positions.concat(mirrored))); // [2 * batch, h]
+        let [own, mirror] = <[Tensor<2>; 2]>::try_from(first.chunk(2, 0)).expect("two equal halves");
+        let white = positions.indices.clone().equal_elem(i64::from(SIDE_TO_MOVE_INDEX)).int().sum_dim(1).float(); // [batch, 1]
+        let black = white.clone().neg().add_scalar(1.0);
+        let mover = own.clone().mul(white.clone()).add(mirror.clone().mul(black.clone()));
+        let other = own.mul(black).add(mirror.mul(white.clone()));
+        let utility = self.utility.forward(self.tower.rest(Tensor::cat(vec![mover, other], 1))); // [batch, 1]
+        utility.mul(white.mul_scalar(2.0).sub_scalar(1.0))
+    }
+
     /// Clips every hidden weight (the utility head's included) to what an
     /// `i8` holds after quantization.
     pub fn clip(self) -> ValueNet {
-        ValueNet { tower: self.tower.clip(), utility: clip(self.utility) }
+        ValueNet { tower: self.tower.clip(), utility: clip(self.utility), perspective: self.perspective }
     }
 
     /// The layer sizes: the tower and a utility head.
     pub fn shape(&self) -> Shape {
-        Shape::with_heads(&self.tower.tower_widths(), &[], true).expect("built from a valid shape")
+        let tower = self.tower.tower_widths();
+        if self.perspective { Shape::perspective(&tower) } else { Shape::with_heads(&tower, &[], true) }
+            .expect("built from a valid shape")
     }
 
     /// Core's float reference of this network, with `cp_scale` centipawns
