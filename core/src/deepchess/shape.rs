@@ -101,7 +101,7 @@ impl Shape {
     ///
     /// let shape = Shape::perspective(&[773, 256, 32])?;
     /// assert!(shape.is_perspective() && shape.has_utility() && !shape.has_comparison());
-    /// assert_eq!(shape.dense_inputs(), [512, 32]);
+    /// assert_eq!(shape.dense_inputs(), [512]); // the 256 sums of both sides into the 32-wide layer
     /// assert_ne!(shape.hash(), Shape::with_heads(&[773, 256, 32], &[], true)?.hash());
     /// assert_eq!(Shape::perspective(&[773, 100, 32]), Err(ShapeError::PerspectiveWidth { width: 100 }));
     /// # Ok::<_, ShapeError>(())
