@@ -102,7 +102,7 @@ impl FloatNetwork {
     pub fn zeros(shape: &Shape) -> FloatNetwork {
         let layers = |widths: &[usize]| widths.windows(2).map(|w| FloatLayer::zeros(w[0], w[1])).collect();
         let first = FloatLayer::zeros(INPUTS, shape.tower()[1]);
-        let dense = shape.dense_inputs().into_iter().zip(&shape.tower()[2..]).map(|(i, &o)| FloatLayer::zeros(i, o));
+        let dense = shape.dense_layers().into_iter().map(|(inputs, outputs)| FloatLayer::zeros(inputs, outputs));
         FloatNetwork {
             shape: shape.clone(),
             tower: core::iter::once(first).chain(dense).collect(),

@@ -6,13 +6,13 @@
 //! |---|---|
 //! | magic | `b"DCNN"` |
 //! | format version | `u32` ([`VERSION`]; version 1 files are read too) |
-//! | architecture hash | `u32` ([`arch_hash_with_utility`](crate::arch::arch_hash_with_utility) of the sizes below) |
+//! | architecture hash | `u32` ([`arch_hash_of`](crate::arch::arch_hash_of) of the sizes and kind below) |
 //! | tower widths | `u32` count, then `u32` each (773 first) |
 //! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
-//! | utility head | `u32`: 1 if one follows the comparison head, 2 if it is a perspective network's ([`Shape::perspective`]: no comparison head), else 0 (version 2 only) |
+//! | utility head | `u32`: 0 none, 1 after the comparison head, 2 a perspective network's ([`Shape::perspective`]; version 2 only) |
 //! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`](crate::file::MAX_DESCRIPTION) bytes) |
 //! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
-//! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` (a perspective network's first: `in = 2h`, the side to move's half first) |
+//! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` (perspective: the first `in = 2h`, the mover's half first) |
 //! | utility head, if any | bias `i32[1]`, weights `i8[1][embedding]`, then `f32` centipawns per unit of utility |
 //!
 //! Version 1 files (before utility heads) have no utility field and always a

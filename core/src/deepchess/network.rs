@@ -74,10 +74,9 @@ impl Network {
         let ft = FeatureTransformer::read(&mut reader, tower_widths[1])?;
         let tower = header
             .shape
-            .dense_inputs()
+            .dense_layers()
             .into_iter()
-            .zip(&tower_widths[2..])
-            .map(|(inputs, &outputs)| Dense::read(&mut reader, inputs, outputs))
+            .map(|(inputs, outputs)| Dense::read(&mut reader, inputs, outputs))
             .collect::<Result<Vec<_>, _>>()?;
         let head = dense_layers(&mut reader, header.shape.head())?;
         let utility = if header.shape.has_utility() {
@@ -254,7 +253,7 @@ impl Network {
 
     /// Pos2Vec: the rest of the tower, from the first layer's sums to the
     /// embedding. A perspective network reads two accumulators
-    /// ([`evaluate_accumulators`](Self::evaluate_accumulators)); given one,
+    /// ([`value_difference_of`](Self::value_difference_of)); given one,
     /// it reads the other side's half as zeros.
     pub fn embed(&self, acc: &Accumulator) -> Embedding {
         self.embed_with(acc, &mut Scratch::new())
@@ -294,11 +293,7 @@ impl Network {
     /// [`utility_difference`](Self::utility_difference) take.
     pub fn embed_with_mirror(&self, pos: &Chess) -> (Embedding, Embedding) {
         let features = Features::from_position(pos);
-        let mut acc = Accumulator::zeros(self.ft.width());
-        acc.refresh(self, &features);
-        let own = self.embed(&acc);
-        acc.refresh(self, &features.mirrored());
-        (own, self.embed(&acc))
+        (self.embed(&self.accumulator_of(&features)), self.embed(&self.accumulator_of(&features.mirrored())))
     }
 
     /// The head's two logits for the pair (`a`, `b`), in units of
@@ -347,9 +342,7 @@ fn dense_layers(reader: &mut Reader<'_>, widths: &[usize]) -> Result<Vec<Dense>,
 impl Accumulator {
     /// The accumulator of `pos`, computed from scratch.
     pub fn new(net: &Network, pos: &Chess) -> Accumulator {
-        let mut acc = Accumulator::zeros(net.feature_transformer().width());
-        acc.refresh(net, &Features::from_position(pos));
-        acc
+        net.accumulator_of(&Features::from_position(pos))
     }
 
     /// Recomputes the sums from the active bits.

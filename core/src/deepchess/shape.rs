@@ -101,7 +101,7 @@ impl Shape {
     ///
     /// let shape = Shape::perspective(&[773, 256, 32])?;
     /// assert!(shape.is_perspective() && shape.has_utility() && !shape.has_comparison());
-    /// assert_eq!(shape.dense_inputs(), [512]); // the 256 sums of both sides into the 32-wide layer
+    /// assert_eq!(shape.dense_layers(), [(512, 32)]); // the 256 sums of both sides into the 32-wide layer
     /// assert_ne!(shape.hash(), Shape::with_heads(&[773, 256, 32], &[], true)?.hash());
     /// assert_eq!(Shape::perspective(&[773, 100, 32]), Err(ShapeError::PerspectiveWidth { width: 100 }));
     /// # Ok::<_, ShapeError>(())
@@ -135,15 +135,15 @@ impl Shape {
         self.perspective
     }
 
-    /// The input width of each dense layer of the tower, after the first
-    /// layer: `tower[1..]` but the last, with the first doubled in a
-    /// perspective network.
-    pub fn dense_inputs(&self) -> Vec<usize> {
-        let mut inputs = self.tower[1..self.tower.len() - 1].to_vec();
+    /// The tower's dense layers after the first, each as (inputs, outputs):
+    /// `tower[1..]`'s consecutive widths, the first input doubled in a
+    /// perspective network (it reads both sides' activations).
+    pub fn dense_layers(&self) -> Vec<(usize, usize)> {
+        let mut layers: Vec<(usize, usize)> = self.tower[1..].windows(2).map(|w| (w[0], w[1])).collect();
         if self.perspective {
-            inputs[0] *= 2;
+            layers[0].0 *= 2;
         }
-        inputs
+        layers
     }
 
     /// Whether the network has a comparison head.

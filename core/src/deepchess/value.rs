@@ -4,7 +4,7 @@
 //! ([`Shape::perspective`](crate::Shape::perspective)).
 //!
 //! The scalar search keeps both accumulators along its path whichever the
-//! kind, so it evaluates through [`Network::evaluate_accumulators`] alone.
+//! kind, so it evaluates through [`Network::value_difference_of`] alone.
 
 use shakmaty::{Chess, Position};
 
@@ -74,21 +74,6 @@ impl Network {
         kernels::crelu_i16(self.kernel(), mover.values(), &mut scratch.act[..width]);
         kernels::crelu_i16(self.kernel(), other.values(), &mut scratch.act[width..2 * width]);
         self.rest_of_tower(scratch)
-    }
-
-    /// The static evaluation in centipawns, White's view, from the two
-    /// accumulators ([`value_difference_of`](Self::value_difference_of),
-    /// then [`cp_of_difference`](Self::cp_of_difference)): what
-    /// [`evaluate`](Self::evaluate) gives for a network read through the
-    /// mirror.
-    pub fn evaluate_accumulators(
-        &self,
-        own: &Accumulator,
-        mirror: &Accumulator,
-        white_to_move: bool,
-        scratch: &mut Scratch,
-    ) -> Option<i32> {
-        self.cp_of_difference(self.value_difference_of(own, mirror, white_to_move, scratch)?)
     }
 
     /// [`value_difference_of`](Self::value_difference_of) of `pos`, its

@@ -46,8 +46,7 @@ impl AccumulatorPath {
 
     /// A path that follows the colour mirror images, at the start position's.
     pub fn mirrored(net: &Network) -> AccumulatorPath {
-        let mut start = Accumulator::zeros(net.feature_transformer().width());
-        start.refresh(net, &Features::from_position(&Chess::default()).mirrored());
+        let start = net.accumulator_of(&Features::from_position(&Chess::default()).mirrored());
         AccumulatorPath { path: alloc::vec![start], deltas: Vec::new(), depth: 0, fresh: 0, mirror: true }
     }
 

@@ -14,9 +14,10 @@ use crate::search::path::AccumulatorPath;
 use crate::search::scalar::evaluator::Evaluator;
 
 /// The network's utility head in centipawns
-/// ([`Network::evaluate_accumulators`]): each position is read with its
-/// colour mirror image (through the mirror or from both perspectives), and the first layer's
-/// sums of both follow the search path, updated from the moves' deltas where
+/// ([`Network::value_difference_of`], then [`Network::cp_of_difference`]):
+/// each position is read with its colour mirror image (through the mirror or
+/// from both perspectives), and the first layer's sums of both follow the
+/// search path, updated from the moves' deltas where
 /// a position is evaluated ([`AccumulatorPath`]; the mirror's through
 /// [`FeatureDelta::mirrored`]). Evaluations are cached by Zobrist hash.
 ///
@@ -90,7 +91,8 @@ impl Evaluator for NetEvaluator {
         }
         let (own, mirror) = (self.path.top(&self.net), self.mirror.top(&self.net));
         let white = pos.turn().is_white();
-        let cp = self.net.evaluate_accumulators(own, mirror, white, &mut self.scratch).unwrap_or(0);
+        let difference = self.net.value_difference_of(own, mirror, white, &mut self.scratch);
+        let cp = difference.and_then(|d| self.net.cp_of_difference(d)).unwrap_or(0);
         self.cache.insert(hash, cp);
         cp
     }

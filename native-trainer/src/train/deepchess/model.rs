@@ -28,8 +28,8 @@ impl Siamese {
         let first = LinearConfig::new(INPUTS + 1, tower[1]).init(device);
         let layers = |widths: &[usize]| widths.windows(2).map(|w| LinearConfig::new(w[0], w[1]).init(device)).collect();
         // A perspective network's first dense layer reads twice the first layer's width.
-        let dense = shape.dense_inputs().into_iter().zip(&tower[2..]);
-        let tower = dense.map(|(inputs, &outputs)| LinearConfig::new(inputs, outputs).init(device)).collect();
+        let dense = shape.dense_layers().into_iter();
+        let tower = dense.map(|(inputs, outputs)| LinearConfig::new(inputs, outputs).init(device)).collect();
         Siamese { first, tower, head: layers(shape.head()) }
     }
 
