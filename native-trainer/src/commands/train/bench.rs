@@ -23,6 +23,10 @@ pub struct BenchArgs {
     learner: BenchLearner,
     #[command(flatten)]
     shape: ShapeArgs,
+    /// With `--learner value`: the first layer read from both perspectives, as `train value
+    /// --perspective` trains it.
+    #[arg(long)]
+    perspective: bool,
     /// The AlphaZero network's residual blocks (`--learner az`).
     #[arg(long, default_value_t = 6)]
     blocks: usize,
@@ -82,6 +86,11 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (None, BenchLearner::Value) => ValueConfig::preset(Preset::Quick).shape()?,
         (None, _) => Shape::distilled(),
     };
+    let shape = match (args.perspective, args.learner) {
+        (false, _) => shape,
+        (true, BenchLearner::Value) => Shape::perspective(shape.tower())?,
+        (true, _) => anyhow::bail!("--perspective is for --learner value"),
+    };
     let (device, device_name) = device::select(args.device)?;
     choose_first_layer(args.first_layer);
     choose_conv(args.conv);
@@ -108,7 +117,10 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
     println!("cpu threads       : {threads}");
     match args.learner {
         BenchLearner::Siamese => println!("network           : siamese {:?} + {:?}", shape.tower(), shape.head()),
-        BenchLearner::Value => println!("network           : value {:?} + utility", shape.tower()),
+        BenchLearner::Value => {
+            let reading = if shape.is_perspective() { "from both perspectives" } else { "through the mirror" };
+            println!("network           : value {:?} + utility, read {reading}", shape.tower());
+        }
         BenchLearner::Az => {
             println!("network           : az {} blocks × {} filters", args.blocks, args.filters);
             let conv = match args.conv.on(&device) {

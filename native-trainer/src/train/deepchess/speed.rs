@@ -268,10 +268,18 @@ mod tests {
         let records = random_records(50, 1);
         assert_eq!(records.len(), 50);
         assert!(records.iter().all(|r| r.position().is_some()));
-        for learner in [BenchLearner::Siamese, BenchLearner::Value, BenchLearner::Az] {
+        // The value learner also read from both perspectives (`train bench --perspective`).
+        let perspective = Shape::perspective(&[773, 64, 32]).unwrap();
+        let cases = [
+            (BenchLearner::Siamese, Shape::distilled()),
+            (BenchLearner::Value, Shape::distilled()),
+            (BenchLearner::Value, perspective),
+            (BenchLearner::Az, Shape::distilled()),
+        ];
+        for (learner, shape) in cases {
             let options = SpeedOptions {
                 learner,
-                shape: Shape::distilled(),
+                shape,
                 az_size: (1, 8),
                 batch_size: 16,
                 steps: 3,
