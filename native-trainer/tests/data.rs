@@ -141,6 +141,22 @@ fn records_follow_the_paper_rule_and_the_replay() {
     assert!(with_eval > 20, "{with_eval} records with an evaluation");
 }
 
+#[test]
+fn skip_checks_leaves_out_exactly_the_positions_in_check() {
+    let (with, without) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let all = Sampling { include_draws: true, all_positions: true, include_captures: true, ..Sampling::default() };
+    build(vec![fixture()], with.path(), all, 0);
+    build(vec![fixture()], without.path(), Sampling { skip_checks: true, ..all }, 0);
+    let key = |r: &Record| (r.game(), r.ply());
+    let (with, without) = (records(with.path()), records(without.path()));
+    let in_check: HashSet<_> = with.iter().filter(|r| r.position().unwrap().is_check()).map(key).collect();
+    assert!(in_check.len() >= 4, "{} positions in check", in_check.len());
+    let kept: HashSet<_> = without.iter().map(key).collect();
+    let expected: HashSet<_> = with.iter().map(key).filter(|k| !in_check.contains(k)).collect();
+    assert_eq!(kept, expected);
+    assert_eq!(without.len(), with.len() - in_check.len());
+}
+
 /// A PGN of random games, written with shakmaty's SAN.
 fn random_pgn(path: &Path, games: u64) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());

@@ -53,6 +53,10 @@ pub struct BuildArgs {
     /// out; `train deep-pink` needs them).
     #[arg(long)]
     include_captures: bool,
+    /// Leave out positions whose side to move is in check (engines that learn
+    /// from their own games do; the paper keeps them).
+    #[arg(long)]
+    skip_checks: bool,
     /// Leave out games with a player rated below this (where the game's
     /// WhiteElo/BlackElo tags give a rating; games without one are kept).
     #[arg(long)]
@@ -135,6 +139,7 @@ pub fn run(command: &Command) -> anyhow::Result<()> {
                     include_draws: args.include_draws,
                     all_positions: args.all_positions,
                     include_captures: args.include_captures,
+                    skip_checks: args.skip_checks,
                     seed: args.seed,
                 },
                 held_out: match &args.fold {

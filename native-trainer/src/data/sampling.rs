@@ -1,5 +1,6 @@
 //! Which positions of a game become training records (the paper's rule).
 
+use deepchess_core::shakmaty::Position;
 use rand::rngs::SmallRng;
 use rand::{SeedableRng, seq::index};
 
@@ -22,6 +23,10 @@ pub struct Sampling {
     /// Keep positions whose move played is a capture (the paper leaves them
     /// out; Deep Pink's triplets need them).
     pub include_captures: bool,
+    /// Leave out positions whose side to move is in check, as the engines
+    /// that learn from their own games do: a search never stands pat on
+    /// one, so its static evaluation is never read (the paper keeps them).
+    pub skip_checks: bool,
     /// Seed; the same seed and input give the same records.
     pub seed: u64,
 }
@@ -34,6 +39,7 @@ impl Default for Sampling {
             include_draws: false,
             all_positions: false,
             include_captures: false,
+            skip_checks: false,
             seed: 2016,
         }
     }
@@ -49,6 +55,7 @@ impl Sampling {
         let first = 2 * self.skip_moves as usize;
         let eligible: Vec<usize> = (first..game.plies.len())
             .filter(|&i| self.include_captures || !game.plies[i].played.is_capture())
+            .filter(|&i| !self.skip_checks || !game.plies[i].position.is_check())
             .collect();
         if self.all_positions || eligible.len() <= self.per_game {
             return eligible;
