@@ -88,11 +88,23 @@ fn alphazero_self_play_generations_gate_log_resume_and_export() {
 
     // One generation, then the run is killed and resumed for the second.
     let out = dir.path().join("self-play");
+    let learner = |out: &Path| {
+        let out = out.to_owned();
+        move |config, data: &Path, device, quiet| AzSelfPlayLearner::new(config, data, &out, device, quiet)
+    };
     let first = RunOptions { max_epochs: Some(1), ..FRESH };
-    let rows = train(config.clone(), &data, &out, &first, AzSelfPlayLearner::new);
+    let rows = train(config.clone(), &data, &out, &first, learner(&out));
     assert_eq!(rows.len(), 1);
-    let rows = train(config, &data, &out, &RESUME, AzSelfPlayLearner::new);
+    let rows = train(config.clone(), &data, &out, &RESUME, learner(&out));
     assert_eq!(rows.len(), 2);
+    // The resumed run kept its replay buffer and its accepted network: both
+    // generations' games and gates are those of a run that never stopped.
+    let straight = dir.path().join("straight");
+    train(config, &data, &straight, &FRESH, learner(&straight));
+    for log in ["self-play.csv", "gates.csv"] {
+        let read = |run: &Path| std::fs::read_to_string(run.join(log)).unwrap();
+        assert_eq!(read(&out), read(&straight), "{log}");
+    }
     assert!(rows.iter().all(|r| r.train_loss.is_finite() && r.val_accuracy.is_some()), "{rows:?}");
 
     // A line per generation in each log; every gate played its two games.
@@ -121,9 +133,10 @@ fn alphazero_self_play_generations_gate_log_resume_and_export() {
 fn alphazero_self_play_targets_are_distributions_and_training_on_them_lowers_the_loss() {
     use burn::optim::GradientsParams;
     use deepchess_trainer::train::runner::tensors::fresh;
-    let Fixture { _turn, dir: _dir, data } = fixture(Some((greedy_pgn, 200)), every_position());
+    let Fixture { _turn, dir, data } = fixture(Some((greedy_pgn, 200)), every_position());
     let config = AzConfig::preset(Preset::Smoke, true);
-    let learner = AzSelfPlayLearner::new(config.clone(), &data, DeviceChoice::Flex, true).unwrap().with_jobs(3);
+    let learner =
+        AzSelfPlayLearner::new(config.clone(), &data, dir.path(), DeviceChoice::Flex, true).unwrap().with_jobs(3);
     let mut model = learner.init(false).unwrap();
     let samples = learner.epoch(&model, 0, 0).unwrap();
     assert_eq!(samples.len(), config.data.per_epoch);
@@ -138,7 +151,8 @@ fn alphazero_self_play_targets_are_distributions_and_training_on_them_lowers_the
     }
 
     // One game at a time plays the same games: the same targets.
-    let single = AzSelfPlayLearner::new(config.clone(), &data, DeviceChoice::Flex, true).unwrap().with_jobs(1);
+    let single =
+        AzSelfPlayLearner::new(config.clone(), &data, dir.path(), DeviceChoice::Flex, true).unwrap().with_jobs(1);
     let again = single.epoch(&single.init(false).unwrap(), 0, 0).unwrap();
     let targets = |s: &[deepchess_trainer::train::alphazero::supervised::Sample]| -> Vec<(Vec<(u16, f32)>, f32)> {
         s.iter().map(|s| (s.policy().to_vec(), s.z())).collect()

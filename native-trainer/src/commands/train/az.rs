@@ -56,8 +56,9 @@ pub(super) fn run(args: &AzArgs) -> anyhow::Result<()> {
     set(&mut config.model.filters, args.filters);
     let rows = if args.self_play {
         let jobs = args.jobs.map(|j| j as usize);
+        let out = args.common.run.out.clone();
         args.common.run.train(config, |config, data, device, quiet| {
-            let learner = AzSelfPlayLearner::new(config, data, device, quiet)?;
+            let learner = AzSelfPlayLearner::new(config, data, &out, device, quiet)?;
             Ok(match jobs {
                 Some(jobs) => learner.with_jobs(jobs),
                 None => learner,

@@ -18,13 +18,15 @@
 //! `model.dcaz` the last trained. Validation is the supervised one, on
 //! positions of the dataset's held-out games.
 //!
-//! Resuming restarts from the saved network and optimizer; the replay
-//! buffer is not saved, so it refills from the next generation's games, and
-//! the last trained network becomes the accepted one.
+//! Each generation also writes the replay buffer (`buffer.bin.zst`, the
+//! samples as they travel between MPI ranks, zstd-compressed). Resuming
+//! restarts from the saved network and optimizer, the buffer and
+//! `best.dcaz` as the accepted network, so a stopped run goes on as if it
+//! had not stopped.
 
 use std::collections::VecDeque;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::Context as _;
@@ -41,7 +43,10 @@ use crate::train::alphazero::supervised::{self, AzConfig, AzLearner, Sample};
 use crate::train::runner::device::DeviceChoice;
 use crate::train::runner::learner::{Learner, Loss, Phase, Validation};
 use crate::train::runner::metrics::EpochRow;
-use crate::train::runner::run_dir::RunDir;
+use crate::train::runner::run_dir::{BEST_AZ_NETWORK, RunDir};
+
+/// The replay buffer's file in the run directory.
+pub const BUFFER_FILE: &str = "buffer.bin.zst";
 
 /// What carries over from one generation to the next.
 #[derive(Default)]
@@ -67,6 +72,9 @@ pub struct AzSelfPlayLearner {
     state: Mutex<State>,
     /// Games played at once (threads), in self-play and gates.
     jobs: usize,
+    /// The run directory, where a resumed run finds its buffer and its
+    /// accepted network.
+    run: PathBuf,
 }
 
 /// The Elo difference of a score of `points` in `games` games, the score
@@ -76,12 +84,14 @@ pub fn elo_of(points: f64, games: f64) -> f64 {
 }
 
 impl AzSelfPlayLearner {
-    /// Opens the dataset directory `data` (for validation) for `config`;
-    /// it plays as many games at once as the machine has cores.
-    pub fn new(config: AzConfig, data: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
+    /// Opens the dataset directory `data` (for validation) for `config`,
+    /// training into the run directory `run`; it plays as many games at
+    /// once as the machine has cores.
+    pub fn new(config: AzConfig, data: &Path, run: &Path, device: DeviceChoice, quiet: bool) -> anyhow::Result<Self> {
         let base = AzLearner::new(config.clone(), data, device, quiet)?;
         let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Ok(AzSelfPlayLearner { base, config, state: Mutex::new(State::default()), jobs })
+        let run = run.to_owned();
+        Ok(AzSelfPlayLearner { base, config, state: Mutex::new(State::default()), jobs, run })
     }
 
     /// Plays `jobs` games at once (at least one). Each game is drawn from
@@ -92,6 +102,37 @@ impl AzSelfPlayLearner {
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A resumed run's buffer and accepted network, as the stopped run saved
+    /// them: rank 0 reads them and every rank gets them. A run saved before
+    /// buffers were kept has neither file and refills from its next games.
+    fn restore(&self) -> anyhow::Result<()> {
+        let read = |name: &str| -> anyhow::Result<Vec<u8>> {
+            if !crate::cluster::is_root() {
+                return Ok(Vec::new());
+            }
+            let path = self.run.join(name);
+            match std::fs::read(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+                read => read.with_context(|| format!("cannot read {}", path.display())),
+            }
+        };
+        let best = crate::cluster::broadcast(read(BEST_AZ_NETWORK)?);
+        let buffer = crate::cluster::broadcast(read(BUFFER_FILE)?);
+        let mut state = self.state();
+        if !best.is_empty() {
+            state.accepted = Some(AzNet::from_bytes(&best).with_context(|| format!("{BEST_AZ_NETWORK} is damaged"))?);
+        }
+        if !buffer.is_empty() {
+            let raw = zstd::decode_all(&buffer[..]).with_context(|| format!("{BUFFER_FILE} is damaged"))?;
+            let mut bytes = &raw[..];
+            while !bytes.is_empty() {
+                let sample = Sample::read(&mut bytes).ok_or_else(|| anyhow::anyhow!("{BUFFER_FILE} is damaged"))?;
+                state.buffer.push_back(sample);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -154,6 +195,9 @@ impl Learner for AzSelfPlayLearner {
     }
 
     fn init(&self, resumed: bool) -> anyhow::Result<AzModel> {
+        if resumed {
+            self.restore()?;
+        }
         self.state().resumed = resumed;
         self.base.init(resumed)
     }
@@ -267,6 +311,11 @@ impl Learner for AzSelfPlayLearner {
             &format!("{generation},{w},{d},{l},{diff:.1},{pass},{:.1}", state.elo),
         )?;
         plot_gates(run)?;
+        let mut raw = Vec::new();
+        for sample in &state.buffer {
+            sample.write(&mut raw);
+        }
+        run.replace(BUFFER_FILE, &zstd::encode_all(&raw[..], 3)?)?;
         let bytes = trained.to_bytes();
         run.save_az(&bytes, pass)
     }
