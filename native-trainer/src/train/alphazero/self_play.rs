@@ -311,11 +311,16 @@ impl Learner for AzSelfPlayLearner {
             &format!("{generation},{w},{d},{l},{diff:.1},{pass},{:.1}", state.elo),
         )?;
         plot_gates(run)?;
+        // Sample by sample into the encoder: a full buffer's raw bytes (5.6 KB
+        // a sample) would be a second copy of the buffer in memory.
+        let mut encoder = zstd::Encoder::new(Vec::new(), 3)?;
         let mut raw = Vec::new();
         for sample in &state.buffer {
+            raw.clear();
             sample.write(&mut raw);
+            encoder.write_all(&raw)?;
         }
-        run.replace(BUFFER_FILE, &zstd::encode_all(&raw[..], 3)?)?;
+        run.replace(BUFFER_FILE, &encoder.finish()?)?;
         let bytes = trained.to_bytes();
         run.save_az(&bytes, pass)
     }
