@@ -44,9 +44,15 @@ BUILD_STD := +$(WASM_NIGHTLY) build -Z build-std=panic_abort,std -p deepchess-wa
 WASM_PKG := wasm/pkg
 WASM_BINDGEN ?= wasm-bindgen
 WASM_OPT := web/node_modules/.bin/wasm-opt
-# What rustc emits for wasm32-unknown-unknown by default; SIMD128 is added for one build.
-WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+WASM_OPT_LEVEL := -Oz
+# What rustc emits for wasm32-unknown-unknown by default, then what each build adds.
+WASM_OPT_FEATURES := --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	--enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
+WASM_OPT_FEATURES_simd := --enable-simd
+WASM_OPT_FEATURES_relaxed := --enable-simd --enable-relaxed-simd
+WASM_OPT_FEATURES_scalar :=
+WASM_OPT_FEATURES_relaxed_mt := --enable-threads --enable-simd --enable-relaxed-simd
+WASM_OPT_FEATURES_simd_mt := --enable-threads --enable-simd
 
 export DEEPCHESS_WASM_SIMD := $(WASM_SIMD)
 export DEEPCHESS_WASM_RELAXED := $(WASM_RELAXED)
@@ -66,7 +72,7 @@ TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,w
 TRAINER_LINT := $(TRAINER_TEST),cuda
 
 .PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \
-	bench-wasm bench-train tools wasm-web wasm-pkg web serve screenshots test-web bench-web
+	bench-wasm bench-train tools wasm-web wasm-pkg wasm-opt-flags web serve screenshots test-web bench-web
 
 ## What the tests need, installed first (idempotent), then lints (the
 ## training backends' included), the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
@@ -158,19 +164,25 @@ wasm-web: tools
 PKG_BUILDS := simd relaxed scalar relaxed_mt simd_mt
 wasm-pkg: $(foreach b,$(PKG_BUILDS),$(WASM_PKG)/deepchess_$(b)_bg.wasm)
 
-# $(1): the build's name, $(2): cargo's module, $(3): wasm-opt's feature flags.
+# $(1): the build's name, $(2): cargo's module.
 define PKG_RULE
 $(WASM_PKG)/deepchess_$(1)_bg.wasm: $(2) Makefile
 	rm -rf $(WASM_PKG)/.$(1) && mkdir -p $(WASM_PKG)/.$(1)
 	$(WASM_BINDGEN) --target web --no-typescript --out-dir $(WASM_PKG)/.$(1) --out-name deepchess_$(1) $(2)
-	$(WASM_OPT) $(WASM_OPT_FLAGS) $(3) $(WASM_PKG)/.$(1)/deepchess_$(1)_bg.wasm -o $(WASM_PKG)/.$(1)/deepchess_$(1)_bg.wasm
+	$(WASM_OPT) $(WASM_OPT_LEVEL) $(WASM_OPT_FEATURES) $(WASM_OPT_FEATURES_$(1)) \
+		$(WASM_PKG)/.$(1)/deepchess_$(1)_bg.wasm -o $(WASM_PKG)/.$(1)/deepchess_$(1)_bg.wasm
 	cp -r $(WASM_PKG)/.$(1)/. $(WASM_PKG)/ && rm -rf $(WASM_PKG)/.$(1)
 endef
-$(eval $(call PKG_RULE,simd,$(WEB_SIMD),--enable-simd))
-$(eval $(call PKG_RULE,relaxed,$(WEB_RELAXED),--enable-simd --enable-relaxed-simd))
-$(eval $(call PKG_RULE,scalar,$(WEB_SCALAR),))
-$(eval $(call PKG_RULE,relaxed_mt,$(WEB_RELAXED_MT),--enable-threads --enable-simd --enable-relaxed-simd))
-$(eval $(call PKG_RULE,simd_mt,$(WEB_SIMD_MT),--enable-threads --enable-simd))
+$(eval $(call PKG_RULE,simd,$(WEB_SIMD)))
+$(eval $(call PKG_RULE,relaxed,$(WEB_RELAXED)))
+$(eval $(call PKG_RULE,scalar,$(WEB_SCALAR)))
+$(eval $(call PKG_RULE,relaxed_mt,$(WEB_RELAXED_MT)))
+$(eval $(call PKG_RULE,simd_mt,$(WEB_SIMD_MT)))
+
+## wasm-opt's level and feature flags for BUILD (one of PKG_BUILDS), as wasm-pkg passes them
+## (web/bench/ab-node.mjs reads them here).
+wasm-opt-flags:
+	@echo $(WASM_OPT_LEVEL) $(WASM_OPT_FEATURES) $(WASM_OPT_FEATURES_$(BUILD))
 
 ## The static site into web/dist.
 web: wasm-web

