@@ -4,8 +4,8 @@
 // build's), and all of them load into one node process. Every bench position is searched to a
 // fixed depth by each build in turn (the order reversed every other round), after a warm-up
 // round two plies shallower that lets V8 tier the hot functions up, so that the machine's drift
-// falls on every build alike. Fixed depths give the same nodes to
-// every build of the same search; a build that searches differently says so in its node count.
+// falls on every build alike. Fixed depths give the same nodes to every build of the same
+// search; a build that searches differently says so in its node count.
 //   web/node_modules/.bin/node web/bench/ab-node.mjs [--depth 9] [--rounds 3] A.wasm[:LEVEL] B.wasm[:LEVEL] …
 // LEVEL is a wasm-opt level (the Makefile's, `-Oz`, by default; `-O3`, …) or `none`. Naming the
 // same build twice measures the noise. Pin it with `taskset -c N` on a shared machine. Node 22

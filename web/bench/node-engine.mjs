@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The npm binaryen's wasm-opt, which `make wasm-pkg` runs. */
-export const wasmOpt = join(root, 'web', 'node_modules', '.bin', 'wasm-opt');
+const wasmOpt = join(root, 'web', 'node_modules', '.bin', 'wasm-opt');
 
 /**
  * wasm-opt's level and feature flags for the Makefile's build `build` (`relaxed_mt`, …), read
