@@ -6,7 +6,7 @@
 
 use std::sync::Mutex;
 
-use deepchess_core::search::movegen::{PERFT_POSITIONS, perft_checked};
+use deepchess_core::search::perft::{PERFT_POSITIONS, PERFT_SUITE, check_suite, perft_checked};
 use deepchess_core::shakmaty::fen::Fen;
 use deepchess_core::shakmaty::{CastlingMode, Chess, Position};
 use deepchess_core::{Accumulator, Embedding, FeatureDelta, Kernel, Network, Shape, seeded};
@@ -136,4 +136,11 @@ pub extern "C" fn dc_movepath_check(index: u32) -> u64 {
     let Ok(fen) = fen.parse::<Fen>() else { return 0 };
     let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Standard) else { return 0 };
     perft_checked(&pos, depth).map_or(0, |(leaves, _)| leaves)
+}
+
+/// The perft suite ([`PERFT_SUITE`]) by [`check_suite`] to `depth`: the
+/// positions whose move path and leaf counts hold, or 0 where one does not.
+#[unsafe(no_mangle)]
+pub extern "C" fn dc_perft_suite_check(depth: u32) -> u32 {
+    check_suite(PERFT_SUITE, depth).map_or(0, |positions| positions as u32)
 }

@@ -29,6 +29,7 @@ pub mod mcts;
 pub mod movegen;
 mod ordering;
 mod path;
+pub mod perft;
 mod prefetch;
 mod progress;
 pub mod scalar;

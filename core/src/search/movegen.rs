@@ -17,30 +17,12 @@
 //!   king's or a knight's first free square in most positions, by the whole
 //!   list only where those have none.
 //!
-//! [`perft_checked`] holds both, and the search's incremental keys, to
-//! shakmaty at every position of a perft tree; the tests run it over the
-//! chess programming wiki's six positions ([`PERFT_POSITIONS`]) natively,
-//! and `wasm/tests/` in the bench build (`dc_movepath_check`).
-
-use alloc::string::{String, ToString};
+//! [`perft`](super::perft) holds both, and the search's incremental keys,
+//! to shakmaty at every position of perft trees.
 
 use arrayvec::ArrayVec;
 use shakmaty::attacks::{aligned, between, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, MoveList, Position, Role, Square};
-
-use crate::search::types::{child_hash, null_move_hash, zobrist};
-
-/// The chess programming wiki's perft positions, each with a depth and its
-/// published leaf count at that depth.
-pub const PERFT_POSITIONS: [(&str, u32, u64); 6] = [
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4, 197_281),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97_862),
-    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
-    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4, 422_333),
-    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62_379),
-    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3, 89_890),
-];
+use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Position, Role, Square};
 
 /// The squares of our pieces that shield our king from an enemy slider (a
 /// pinned piece may move only along its pin).
@@ -163,87 +145,10 @@ pub fn retain_tactical(moves: &mut MoveList) {
     moves.extend(quiet_queens);
 }
 
-/// A position where the search's move path and shakmaty disagree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// The position.
-    pub fen: String,
-    /// What differs: `"has_legal_move"`, `"tactical_moves"`, `"key"` or
-    /// `"null move key"`.
-    pub what: &'static str,
-}
-
-impl core::fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "the search's {} differs from shakmaty's in {}", self.what, self.fen)
-    }
-}
-
-impl core::error::Error for Mismatch {}
-
-/// Perft of `pos` to `depth` by shakmaty's legal moves, holding the search's
-/// move path to shakmaty at every position of the tree, leaves included:
-/// [`has_legal_move`] to a non-empty list, [`tactical_moves`] (out of check)
-/// to [`retain_tactical`] of the list, and each child's incremental key (as
-/// the search computes it, after a move and, out of check, after a null
-/// move) to its key computed afresh. Returns the leaf
-/// count and the positions checked.
-pub fn perft_checked(pos: &Chess, depth: u32) -> Result<(u64, u64), Mismatch> {
-    fn walk(pos: &Chess, hash: u64, depth: u32, checked: &mut u64) -> Result<u64, Mismatch> {
-        let mismatch = |what| Mismatch { fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(), what };
-        let legal = pos.legal_moves();
-        *checked += 1;
-        if has_legal_move(pos, pos.is_check()) == legal.is_empty() {
-            return Err(mismatch("has_legal_move"));
-        }
-        if !pos.is_check() {
-            if let Ok(passed) = pos.clone().swap_turn()
-                && null_move_hash(pos, hash) != zobrist(&passed)
-            {
-                return Err(mismatch("null move key"));
-            }
-            let mut expected = legal.clone();
-            retain_tactical(&mut expected);
-            if tactical_moves(pos) != expected {
-                return Err(mismatch("tactical_moves"));
-            }
-        }
-        if depth == 0 {
-            return Ok(1);
-        }
-        let mut leaves = 0;
-        for &m in &legal {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let key = child_hash(pos, hash, m, &child);
-            if key != zobrist(&child) {
-                return Err(mismatch("key"));
-            }
-            leaves += walk(&child, key, depth - 1, checked)?;
-        }
-        Ok(leaves)
-    }
-    let mut checked = 0;
-    let leaves = walk(pos, zobrist(pos), depth, &mut checked)?;
-    Ok((leaves, checked))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use shakmaty::{CastlingMode, fen::Fen};
-
-    #[test]
-    fn the_move_path_equals_shakmaty_on_perft_trees() {
-        // The published leaf counts, and at every position of each tree the
-        // staged path and the keys as shakmaty's.
-        for (fen, depth, leaves) in PERFT_POSITIONS {
-            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
-            let (counted, checked) = perft_checked(&pos, depth).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(counted, leaves, "{fen}");
-            assert!(checked > leaves, "{fen}: {checked} positions checked");
-        }
-    }
 
     /// The moves quiescence searched before [`retain_tactical`]: shakmaty's
     /// captures, then its non-capturing queen promotions, under-promotions
