@@ -263,6 +263,36 @@ fn parser_edge_cases() {
     assert!(matches!(Command::parse("go wtime -50 btime 1000"), Ok(Some(Command::Go(g))) if g.wtime == Some(0)));
     assert!(Command::parse("go depth").is_err());
     assert_eq!(Command::parse("   "), Ok(None));
+    assert_eq!(Command::parse("go perft 5"), Ok(Some(Command::Perft(5))));
+    for bad in ["go perft", "go perft 0", "go perft five", "go perft -1", "go perft 3 4"] {
+        assert!(Command::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn go_perft_divides_as_stockfish_does() {
+    let mut e = engine();
+    // The chess programming wiki's position 2 (castling both ways, en
+    // passant, promotions two plies on): 48 moves, 2,039 leaves at depth 2.
+    let kiwipete = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = session(&mut e, &[kiwipete, "go perft 2"]);
+    let (moves, end) = out.split_at(out.len() - 2);
+    assert_eq!(end, ["", "Nodes searched: 2039"], "{out:?}");
+    assert_eq!(moves.len(), 48);
+    let sum: u64 = moves.iter().map(|l| l.split_once(": ").unwrap().1.parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 2039);
+    assert!(moves.contains(&"e1g1: 43".to_string()) && moves.contains(&"e1c1: 43".to_string()), "{moves:?}");
+    // Each first move at depth 1 counts itself; the game's moves are played first.
+    let out = session(&mut e, &["position startpos moves e2e4 e7e5", "go perft 1"]);
+    assert_eq!(out.last().unwrap(), "Nodes searched: 29");
+    assert!(out[..29].iter().all(|l| l.ends_with(": 1")), "{out:?}");
+    // A position without moves: nothing under it.
+    let out = session(&mut e, &["position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "go perft 3"]);
+    assert_eq!(out, ["", "Nodes searched: 0"]);
+    // A bad depth is an error line, and the engine goes on.
+    let out = session(&mut e, &["go perft 0", "position startpos", "go perft 3"]);
+    assert!(out[0].starts_with("info string error: go perft"), "{out:?}");
+    assert_eq!(out.last().unwrap(), "Nodes searched: 8902");
 }
 
 #[test]

@@ -40,6 +40,21 @@ fn piped_session_prints_info_and_bestmove() {
     assert!(best.parse::<UciMove>().unwrap().to_move(&pos).is_ok(), "{best}");
 }
 
+/// `go perft` through the binary: the wiki's position 3 (en passant and
+/// discovered checks along the fifth rank) at depth 4, 43,238 leaves.
+#[test]
+fn go_perft_through_the_binary() {
+    let mut child = Command::new(deepchess()).arg("uci").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let script = b"position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\ngo perft 4\n";
+    child.stdin.take().unwrap().write_all(script).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[lines.len() - 2..], ["", "Nodes searched: 43238"], "{text}");
+    assert_eq!(lines.len(), 14 + 2, "{text}");
+}
+
 #[test]
 fn interactive_session_with_stop_and_evalfile() {
     let dir = tempfile::tempdir().unwrap();

@@ -235,9 +235,9 @@ async function handle(line) {
       post(lines);
     } else if (words[0] === 'setoption' && /^setoption\s+name\s+webgpu\s+value\s+/i.test(line.trim())) {
       state.gpuWanted = words[words.length - 1].toLowerCase() === 'true';
-    } else if (words[0] === 'go') {
+    } else if (words[0] === 'go' && words[1] !== 'perft') {
       // In auto mode searches start at once and use the GPU once it is ready;
-      // with ?webgpu=1 they wait for it.
+      // with ?webgpu=1 they wait for it. (`go perft` counts moves: no GPU.)
       if (gpuMode === '1' && state.gpuPending) await state.gpuPending;
       if (state.gpu && state.gpuWanted && !state.azPlaying) await prefill();
       state.azStats = state.azGpu && state.gpuWanted ? { leaves: 0, batches: 0, ms: 0 } : null;

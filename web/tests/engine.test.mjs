@@ -42,6 +42,15 @@ test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (thre
   assertLegalAfterE4(lines);
 });
 
+test('go perft counts the move paths under each first move, as Stockfish prints them', async () => {
+  const lines = await uci(page, ['position startpos moves e2e4', 'go perft 3'], '^Nodes searched');
+  assert.equal(lines.at(-1), 'Nodes searched: 13160');
+  assert.equal(lines.at(-2), '');
+  const moves = lines.slice(0, -2);
+  assert.equal(moves.length, 20, lines.join('\n'));
+  assert.equal(moves.reduce((sum, l) => sum + Number(l.split(': ')[1]), 0), 13160);
+});
+
 test('the SIMD128 and scalar fallback builds play too, and every build searches the same tree, threaded or not', async () => {
   const nodes = {};
   const builds = [

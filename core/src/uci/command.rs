@@ -29,6 +29,9 @@ pub enum Command {
     },
     /// `go …`
     Go(Go),
+    /// `go perft <depth>`: the legal move paths of that length from the
+    /// position, counted under each first move (Stockfish's command).
+    Perft(u32),
     /// `stop`
     Stop,
     /// `quit`
@@ -104,6 +107,7 @@ impl Command {
             "quit" => Command::Quit,
             "setoption" => parse_setoption(&rest)?,
             "position" => parse_position(&rest)?,
+            "go" if rest.first() == Some(&"perft") => parse_perft(&rest[1..])?,
             "go" => Command::Go(parse_go(&rest)?),
             _ => return Ok(None),
         }))
@@ -133,6 +137,16 @@ fn parse_position(tokens: &[&str]) -> Result<Command, ParseCommandError> {
     };
     let moves = moves.iter().skip(1).map(|m| (*m).to_string()).collect();
     Ok(Command::Position { fen, moves })
+}
+
+fn parse_perft(tokens: &[&str]) -> Result<Command, ParseCommandError> {
+    match tokens {
+        [depth] => match depth.parse() {
+            Ok(depth) if depth > 0 => Ok(Command::Perft(depth)),
+            _ => Err(error(alloc::format!("go perft: {depth:?} is not a depth of 1 or more"))),
+        },
+        _ => Err(error("go perft needs one depth, e.g. `go perft 5`")),
+    }
 }
 
 fn parse_go(tokens: &[&str]) -> Result<Go, ParseCommandError> {

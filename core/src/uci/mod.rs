@@ -2,9 +2,10 @@
 //! ([`TimeBudget`]), games as UCI gives them ([`parse_game`]), and the
 //! engine state machine ([`UciEngine`]), which words the searches' reports
 //! as `info` lines (`info`), with MultiPV lines sorted before they are
-//! printed (`multipv`), and its options each declared once (`options`), that the native binary and the
-//! browser worker both drive, with the Lazy SMP helpers' pool
-//! ([`HelperPool`]) that both run on their threads.
+//! printed (`multipv`), its options each declared once (`options`) and
+//! `go perft` (`perft`), that the native binary and the browser worker both
+//! drive, with the Lazy SMP helpers' pool ([`HelperPool`]) that both run on
+//! their threads.
 
 mod batched;
 mod command;
@@ -14,6 +15,7 @@ mod helpers;
 mod info;
 mod multipv;
 mod options;
+mod perft;
 mod time;
 
 pub use command::{Command, Go, ParseCommandError};
