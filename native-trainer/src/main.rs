@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use deepchess_trainer::cluster;
-use deepchess_trainer::commands::{bench, data, datagen, encode, eval, export, r#match, uci};
+use deepchess_trainer::commands::{bench, data, datagen, encode, eval, export, r#match, perft, uci};
 
 /// See `deepchess_trainer::allocator`.
 #[global_allocator]
@@ -43,6 +43,10 @@ enum Command {
     /// Play our engine against another engine (UCI or xboard), one game at a time or more:
     /// W/D/L, Elo, forfeits apart, SPRT (`--sprt`), PGN, resumable.
     Match(r#match::Args),
+    /// Count the legal move tree: one position divided by first move (`--fen`, `--depth`), or
+    /// every line of an EPD perft suite against its counts (`--epd`), the search's move path
+    /// held to shakmaty at every node with `--check-path`.
+    Perft(perft::Args),
     /// Measure a network: held-out accuracy, test suites (EPD), the paper's static tests,
     /// the AlphaZero network's policy and value.
     #[command(subcommand)]
@@ -87,6 +91,7 @@ fn main() -> std::process::ExitCode {
 fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Encode(args) => encode::run(&args),
+        Command::Perft(args) => perft::run(&args),
         Command::Uci(args) => uci::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Data(command) => data::run(&command),

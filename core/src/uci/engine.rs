@@ -289,7 +289,7 @@ impl UciEngine {
             Command::SetOption { name, value } => return self.set_option(&name, value.as_deref(), out),
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves, out),
             Command::Go(go) => self.go(&go, now, out),
-            Command::Perft(depth) => crate::uci::perft::report(&self.position, depth, out),
+            Command::Perft(depth) => crate::uci::perft::perft_divide(&self.position, depth, out),
             Command::Stop => self.finish(out),
             Command::Quit => {
                 self.finish(out);

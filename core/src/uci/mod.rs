@@ -23,4 +23,5 @@ pub use engine::{Request, STATS_INTERVAL_MS, UciEngine};
 pub use game::{GameError, parse_game, uci_move};
 pub use helpers::{HelperPool, HelperSync};
 pub use options::{BUILT_IN_NETWORK, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, DEFAULT_SEARCH, MAX_HASH_MB, MAX_MULTIPV};
+pub use perft::perft_divide;
 pub use time::{DEFAULT_MOVES_TO_GO, TimeBudget};

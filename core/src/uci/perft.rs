@@ -12,7 +12,7 @@ use shakmaty::{Chess, Position, perft};
 use crate::uci::game::uci_move;
 
 /// Writes the divided perft of `pos` to `depth` (at least 1) through `out`.
-pub fn report(pos: &Chess, depth: u32, out: &mut dyn FnMut(&str)) {
+pub fn perft_divide(pos: &Chess, depth: u32, out: &mut dyn FnMut(&str)) {
     let mut total = 0;
     for m in pos.legal_moves() {
         let mut child = pos.clone();

@@ -8,6 +8,7 @@ pub mod encode;
 pub mod eval;
 pub mod export;
 pub mod r#match;
+pub mod perft;
 #[cfg(feature = "train")]
 pub mod train;
 pub mod uci;
