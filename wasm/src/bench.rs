@@ -142,5 +142,5 @@ pub extern "C" fn dc_movepath_check(index: u32) -> u64 {
 /// positions whose move path and leaf counts hold, or 0 where one does not.
 #[unsafe(no_mangle)]
 pub extern "C" fn dc_perft_suite_check(depth: u32) -> u32 {
-    check_suite(PERFT_SUITE, depth).map_or(0, |positions| positions as u32)
+    check_suite(PERFT_SUITE, depth, true).map_or(0, |counts| counts.positions as u32)
 }

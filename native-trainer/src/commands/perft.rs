@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use deepchess_core::search::perft::{parse_perft_line, perft_checked};
-use deepchess_core::shakmaty::{Chess, perft};
+use deepchess_core::search::perft::check_suite;
+use deepchess_core::shakmaty::Chess;
 use deepchess_core::uci::perft_divide;
 
 use crate::commands::encode::parse_fen;
@@ -63,32 +63,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 fn suite(path: &PathBuf, depth: Option<u32>, check_path: bool) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let start = Instant::now();
-    let (mut positions, mut leaves, mut visited) = (0u64, 0u64, 0u64);
-    for (number, line) in (1..).zip(text.lines()) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let case = parse_perft_line(line).with_context(|| format!("{}:{number}: {line:?}", path.display()))?;
-        let deepest = depth.map_or(case.leaves.len(), |d| case.leaves.len().min(d as usize));
-        for (d, &expected) in (1..).zip(&case.leaves[..deepest]) {
-            let counted = if check_path {
-                let (counted, checked) = perft_checked(&case.position, d)
-                    .map_err(|e| anyhow::anyhow!("{}:{number}: {e}", path.display()))?;
-                visited += checked;
-                counted
-            } else {
-                perft(&case.position, d)
-            };
-            if counted != expected {
-                bail!("{}:{number}: {counted} leaves at depth {d}, the suite says {expected}", path.display());
-            }
-            leaves += counted;
-        }
-        positions += 1;
-    }
+    let counts = check_suite(&text, depth.unwrap_or(u32::MAX), check_path)
+        .map_err(|(line, why)| anyhow::anyhow!("{}:{line}: {why}", path.display()))?;
     let seconds = start.elapsed().as_secs_f64();
-    let path_note =
-        if check_path { format!("; the move path held to shakmaty at {visited} nodes") } else { String::new() };
-    println!("{positions} positions, every count equal: {leaves} leaves counted in {seconds:.1} s{path_note}");
+    let path_note = if check_path {
+        format!("; the move path held to shakmaty at {} nodes", counts.checked)
+    } else {
+        String::new()
+    };
+    println!(
+        "{} positions, every count equal: {} leaves counted in {seconds:.1} s{path_note}",
+        counts.positions, counts.leaves
+    );
     Ok(())
 }
