@@ -175,23 +175,63 @@ pub const UTILITY_TAG: u32 = 0x5554_494c; // "UTIL"
 /// is [`arch_hash`], so files written before utility heads existed keep their
 /// hash.
 pub const fn arch_hash_with_utility(tower: &[usize], head: &[usize], utility: bool) -> u32 {
+    arch_hash_with_buckets(tower, head, if utility { 1 } else { 0 })
+}
+
+/// [`arch_hash_with_utility`] of a utility head with `buckets` outputs
+/// (`embedding → buckets`, one read per position: [`output_bucket`]); 0 for
+/// none. One bucket is the plain utility head, so its hash is unchanged.
+pub const fn arch_hash_with_buckets(tower: &[usize], head: &[usize], buckets: usize) -> u32 {
     let hash = arch_hash(tower, head);
-    if utility { fnv_word(fnv_word(hash, UTILITY_TAG, 0x0100_0193), 1, 0x0100_0193) } else { hash }
+    if buckets > 0 { fnv_word(fnv_word(hash, UTILITY_TAG, 0x0100_0193), buckets as u32, 0x0100_0193) } else { hash }
 }
 
 /// Word mixed into the architecture hash of a network whose utility head
 /// reads both perspectives (see [`arch_hash_of`]).
 pub const PERSPECTIVE_TAG: u32 = 0x5045_5253; // "PERS"
 
-/// The architecture hash of a network: [`arch_hash_with_utility`], and for a
-/// network whose first dense layer reads the first layer's activations of
-/// both perspectives (the side to move's, then the other side's:
+/// The architecture hash of a network: [`arch_hash_with_buckets`] (a
+/// utility head of `buckets` outputs, 0 for none), and for a network whose
+/// first dense layer reads the first layer's activations of both
+/// perspectives (the side to move's, then the other side's:
 /// [`Shape::perspective`](crate::Shape::perspective)) [`PERSPECTIVE_TAG`]
 /// mixed in, so that the two readings of one list of widths never share a
 /// hash.
-pub const fn arch_hash_of(tower: &[usize], head: &[usize], utility: bool, perspective: bool) -> u32 {
-    let hash = arch_hash_with_utility(tower, head, utility);
+pub const fn arch_hash_of(tower: &[usize], head: &[usize], buckets: usize, perspective: bool) -> u32 {
+    let hash = arch_hash_with_buckets(tower, head, buckets);
     if perspective { fnv_word(hash, PERSPECTIVE_TAG, 0x0100_0193) } else { hash }
+}
+
+/// Most outputs of a utility head ([`output_bucket`]).
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output a utility head of `buckets` outputs reads for a position with
+/// `pieces` men on the board (kings included, 2 to 32): the range split into
+/// `buckets` equal parts by material, as engines that learn from their own
+/// games bucket their last layer (`(pieces − 2) / 4` for eight). A position
+/// and its colour mirror image share it.
+///
+/// ```
+/// use deepchess_core::arch::output_bucket;
+///
+/// assert_eq!(output_bucket(32, 8), 7);
+/// assert_eq!(output_bucket(2, 8), 0);
+/// assert_eq!(output_bucket(17, 1), 0);
+/// assert_eq!((2..=32).map(|p| output_bucket(p, 8)).max(), Some(7));
+/// ```
+pub const fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    if buckets <= 1 {
+        return 0;
+    }
+    let men = if pieces < 2 {
+        0
+    } else if pieces > 32 {
+        30
+    } else {
+        pieces - 2
+    } as usize;
+    let bucket = men * buckets / 31;
+    if bucket < buckets { bucket } else { buckets - 1 }
 }
 
 /// Widest layer of a learned network ([`crate::learned`]): Deep

@@ -70,8 +70,9 @@ fn the_mirror_image_evaluates_to_the_negation() {
         assert_eq!(float.value(&features.mirrored()), float.value(&features).map(|v| -v));
         let (own, mirror) = (net.accumulator_of(&features), net.accumulator_of(&features.mirrored()));
         let white = pos.turn().is_white();
-        let value = net.value_difference_of(&own, &mirror, white, &mut scratch).unwrap();
-        assert_eq!(net.value_difference_of(&mirror, &own, !white, &mut scratch), Some(-value));
+        let bucket = net.output_bucket(&pos);
+        let value = net.value_difference_of(&own, &mirror, white, bucket, &mut scratch).unwrap();
+        assert_eq!(net.value_difference_of(&mirror, &own, !white, bucket, &mut scratch), Some(-value));
         assert_eq!(net.value_difference(&pos), Some(value));
         nonzero += usize::from(value != 0);
     }

@@ -171,14 +171,34 @@ fn whole_network_stays_close_to_float() {
 /// 5.4 and 1.2).
 #[test]
 fn utility_head_stays_close_to_float() {
-    let shape = Shape::distilled().with_utility(true).unwrap();
-    let float = seeded::network(&shape, SCALE, 33);
+    let (worst, mean) = utility_errors(&Shape::distilled().with_utility(true).unwrap(), "utility");
+    assert!(worst <= 10.0 && mean <= 2.0, "worst {worst}, mean {mean}");
+}
+
+/// The same bounds for a utility head with eight output buckets, each
+/// position read at its own (measured: 4.1 and 1.0).
+#[test]
+fn bucketed_utility_head_stays_close_to_float() {
+    let shape = Shape::distilled().with_utility(true).unwrap().with_buckets(8).unwrap();
+    let (worst, mean) = utility_errors(&shape, "utility, 8 output buckets");
+    assert!(worst <= 10.0 && mean <= 2.0, "worst {worst}, mean {mean}");
+}
+
+/// The worst and mean evaluation error, in centipawns, of a seeded network
+/// of `shape` against its float reference over playout positions; each
+/// position's error within the bound its quantization steps allow.
+fn utility_errors(shape: &Shape, name: &str) -> (f64, f64) {
+    let float = seeded::network(shape, SCALE, 33);
     let net = Network::from_bytes(&float.to_bytes()).unwrap();
     let layer = float.utility_layer().unwrap();
     let cp_scale = f64::from(float.cp_scale());
     let (mut worst, mut total, mut count) = (0f64, 0f64, 0usize);
+    let mut buckets_seen = std::collections::BTreeSet::new();
     for pos in (0..40).flat_map(|s| seeded::playout(100, s)).map(|(p, _)| p) {
         let features = Features::from_position(&pos);
+        let bucket = net.output_bucket(&pos);
+        buckets_seen.insert(bucket);
+        let row = &layer.weights()[bucket * layer.inputs()..(bucket + 1) * layer.inputs()];
         let sides = [features, features.mirrored()].map(|f| {
             let mut acc = net.accumulator(&pos);
             acc.refresh(&net, &f);
@@ -188,25 +208,26 @@ fn utility_head_stays_close_to_float() {
         let mut utilities = [(0f64, 0f64); 2];
         for (k, (f, q)) in sides.iter().enumerate() {
             let x: Vec<f32> = q.values()[..f.len()].iter().map(|&v| f32::from(v) / ACT_SCALE as f32).collect();
-            let step = f64::from(layer.forward(&x)[0]);
-            let integer = f64::from(net.utility_sum(q).unwrap()) / SUM_SCALE as f64;
+            let step = f64::from(layer.forward(&x)[bucket]);
+            let integer = f64::from(net.utility_sum(q, bucket).unwrap()) / SUM_SCALE as f64;
             let step_bound = x.iter().map(|&v| f64::from(v) * 0.5 / 64.0).sum::<f64>() + 0.5 / 8128.0;
             assert!((integer - step).abs() <= step_bound + 1e-9, "utility step {integer} vs {step}");
-            let propagated: f64 =
-                layer.weights().iter().zip(f).zip(&x).map(|((w, f), x)| f64::from(w.abs() * (f - x).abs())).sum();
+            let propagated: f64 = row.iter().zip(f).zip(&x).map(|((w, f), x)| f64::from(w.abs() * (f - x).abs())).sum();
             allowed += cp_scale * (step_bound + propagated) / 2.0;
-            utilities[k] = (f64::from(float.utility(f).unwrap()), integer);
+            utilities[k] = (f64::from(float.utility(f, bucket).unwrap()), integer);
         }
         let float_cp = cp_scale * (utilities[0].0 - utilities[1].0) / 2.0;
         let (q, m) = (&sides[0].1, &sides[1].1);
-        let integer_cp = f64::from(net.evaluate(q, m).unwrap());
+        let integer_cp = f64::from(net.evaluate(q, m, bucket).unwrap());
+        assert_eq!(Some(integer_cp as i32), net.evaluate_position(&pos), "the whole evaluation from scratch");
         let error = (integer_cp - float_cp).abs();
         assert!(error <= allowed + 1e-6, "evaluation {integer_cp} vs float {float_cp}, allowed {allowed}");
         worst = worst.max(error);
         total += error;
         count += 1;
     }
+    assert!(shape.buckets() == 1 || buckets_seen.len() >= 4, "{name}: buckets read {buckets_seen:?}");
     let mean = total / count as f64;
-    println!("utility: evaluation error worst {worst:.2} cp, mean {mean:.3} cp over {count} positions");
-    assert!(worst <= 10.0 && mean <= 2.0, "worst {worst}, mean {mean}");
+    println!("{name}: evaluation error worst {worst:.2} cp, mean {mean:.3} cp over {count} positions");
+    (worst, mean)
 }

@@ -226,6 +226,46 @@ fn utility_heads_round_trip_and_version_1_still_loads() {
 }
 
 #[test]
+fn output_buckets_round_trip_and_plain_files_stay_version_2() {
+    let plain = Shape::with_heads(&[773, 64, 32], &[], true).unwrap();
+    let flag = 12 + (4 + 3 * 4) + 4;
+    for shape in [plain.with_buckets(8).unwrap(), Shape::perspective(&[773, 64, 32]).unwrap().with_buckets(4).unwrap()]
+    {
+        let float = seeded::network(&shape, 1.0, 9);
+        let bytes = float.to_bytes();
+        assert_eq!(bytes[4..8], VERSION.to_le_bytes(), "a network with output buckets is a version {VERSION} file");
+        assert_eq!(bytes[flag + 4..flag + 8], (shape.buckets() as u32).to_le_bytes());
+        let net = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(net.shape(), &shape);
+        assert_eq!(net.utility_layer().unwrap().outputs(), shape.buckets());
+        assert_eq!(net.to_bytes(), bytes);
+        let reread = deepchess_core::FloatNetwork::from_float_bytes(&float.to_float_bytes()).unwrap();
+        assert_eq!(reread, float);
+        // A bucket count out of range is a shape error; another in range changes the hash.
+        for (count, expected) in [
+            (0u32, Some(ShapeError::BadBuckets { buckets: 0 })),
+            (17, Some(ShapeError::BadBuckets { buckets: 17 })),
+            (2, None),
+        ] {
+            let mut bad = bytes.clone();
+            bad[flag + 4..flag + 8].copy_from_slice(&count.to_le_bytes());
+            match expected {
+                Some(err) => assert_eq!(Network::from_bytes(&bad).unwrap_err(), WeightsError::BadShape(err)),
+                None => assert!(matches!(Network::from_bytes(&bad), Err(WeightsError::ArchHashMismatch { .. }))),
+            }
+        }
+        // Cut short inside the field: a typed error, never a panic.
+        assert!(Network::from_bytes(&bytes[..flag + 6]).is_err());
+    }
+    // One bucket is the plain head: the same shape, hash and version 2 bytes as before buckets.
+    assert_eq!(plain.with_buckets(1).unwrap(), plain);
+    let bytes = seeded::network(&plain, 1.0, 9).to_bytes();
+    assert_eq!(bytes[4..8], 2u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bytes).unwrap().shape().buckets(), 1);
+    assert_eq!(plain.hash(), arch::arch_hash_with_utility(&[773, 64, 32], &[], true));
+}
+
+#[test]
 fn bad_utility_fields_are_typed_errors() {
     let shape = Shape::distilled().with_utility(true).unwrap();
     let bytes = seeded::network(&shape, 1.0, 9).to_bytes();

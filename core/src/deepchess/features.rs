@@ -152,6 +152,13 @@ impl Features {
         mirrored
     }
 
+    /// The men on the board (kings included): the active piece bits, what
+    /// picks a utility head's output bucket ([`crate::arch::output_bucket`]).
+    /// A position and its colour mirror image have the same.
+    pub fn men(&self) -> u32 {
+        self.as_slice().iter().filter(|&&index| index < SIDE_TO_MOVE_INDEX).count() as u32
+    }
+
     /// Whether bit `index` is set.
     pub fn contains(&self, index: u16) -> bool {
         self.as_slice().binary_search(&index).is_ok()

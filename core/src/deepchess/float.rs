@@ -9,7 +9,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::arch::{DEFAULT_CP_SCALE, INPUTS, SIDE_TO_MOVE_INDEX};
+use crate::arch::{DEFAULT_CP_SCALE, INPUTS, MAX_BUCKETS, SIDE_TO_MOVE_INDEX, output_bucket};
 use crate::deepchess::features::Features;
 use crate::deepchess::format::{FLOAT_FORMAT, Header};
 use crate::deepchess::quantize;
@@ -89,7 +89,8 @@ pub struct FloatNetwork {
     shape: Shape,
     tower: Vec<FloatLayer>,
     head: Vec<FloatLayer>,
-    /// The utility head, `embedding → 1`, if the shape has one.
+    /// The utility head, `embedding → buckets` (one output but with output
+    /// buckets), if the shape has one.
     utility: Option<FloatLayer>,
     /// Centipawns per unit of utility (see [`utility_cp`](Self::utility_cp)).
     cp_scale: f32,
@@ -107,24 +108,27 @@ impl FloatNetwork {
             shape: shape.clone(),
             tower: core::iter::once(first).chain(dense).collect(),
             head: layers(shape.head()),
-            utility: shape.has_utility().then(|| FloatLayer::zeros(shape.embedding(), 1)),
+            utility: shape.has_utility().then(|| FloatLayer::zeros(shape.embedding(), shape.buckets())),
             cp_scale: DEFAULT_CP_SCALE,
             description: String::new(),
         }
     }
 
     /// Adds (or replaces) the utility head: `layer` maps the embedding to
-    /// one value `u`, and `cp_scale` turns it into centipawns.
+    /// one value `u` (or one per output bucket: the shape takes as many
+    /// buckets as `layer` has outputs), and `cp_scale` turns it into
+    /// centipawns.
     ///
-    /// Returns `None` when `layer` is not `embedding → 1` or the scale is not
+    /// Returns `None` when `layer` is not `embedding → 1` to
+    /// `embedding →` [`MAX_BUCKETS`] or the scale is not
     /// a positive, finite number (up to
     /// [`MAX_CP_SCALE`](crate::file::MAX_CP_SCALE)).
     pub fn with_utility(mut self, layer: FloatLayer, cp_scale: f32) -> Option<FloatNetwork> {
-        let fits = layer.inputs == self.shape.embedding() && layer.outputs == 1;
+        let fits = layer.inputs == self.shape.embedding() && (1..=MAX_BUCKETS).contains(&layer.outputs);
         if !(fits && is_valid_cp_scale(cp_scale)) {
             return None;
         }
-        self.shape = self.shape.with_utility(true).ok()?;
+        self.shape = self.shape.with_utility(true).ok()?.with_buckets(layer.outputs).ok()?;
         self.utility = Some(layer);
         self.cp_scale = cp_scale;
         Some(self)
@@ -145,16 +149,20 @@ impl FloatNetwork {
         self.cp_scale
     }
 
-    /// The utility `u` of an embedding: `P(a better for White than b) =
-    /// σ(u(a) − u(b))`. `None` without a utility head.
-    pub fn utility(&self, embedding: &[f32]) -> Option<f32> {
-        self.utility.as_ref().map(|layer| layer.forward(embedding)[0])
+    /// The utility `u` of an embedding, read at output `bucket` (the
+    /// position's [`output_bucket`]; 0 for a head without buckets, and a
+    /// bucket past the last reads the last): `P(a better for White than b)
+    /// = σ(u(a) − u(b))`. `None` without a utility head.
+    pub fn utility(&self, embedding: &[f32], bucket: usize) -> Option<f32> {
+        let outputs = self.utility.as_ref()?.forward(embedding);
+        outputs.get(bucket.min(outputs.len() - 1)).copied()
     }
 
     /// The utility in centipawns from White's point of view, `u · cp_scale`
-    /// (not rounded or clamped). `None` without a utility head.
-    pub fn utility_cp(&self, embedding: &[f32]) -> Option<f32> {
-        self.utility(embedding).map(|u| u * self.cp_scale)
+    /// at output `bucket` (not rounded or clamped). `None` without a
+    /// utility head.
+    pub fn utility_cp(&self, embedding: &[f32], bucket: usize) -> Option<f32> {
+        self.utility(embedding, bucket).map(|u| u * self.cp_scale)
     }
 
     /// The layer sizes.
@@ -222,17 +230,19 @@ impl FloatNetwork {
     /// score; times [`cp_scale`](Self::cp_scale) it is what the engine
     /// evaluates). A network read through the mirror gives
     /// `(u(x) − u(x̄)) / 2`; a perspective network the utility of its
-    /// side to move's reading, negated when Black is to move. Both give
-    /// `s(x̄) = −s(x)`. `None` without a utility head.
+    /// side to move's reading, negated when Black is to move. Both read the
+    /// output bucket of the position's material and give `s(x̄) = −s(x)`.
+    /// `None` without a utility head.
     pub fn value(&self, features: &Features) -> Option<f32> {
         let mirrored = features.mirrored();
+        let bucket = output_bucket(features.men(), self.shape.buckets());
         if self.shape.is_perspective() {
             let white_to_move = features.contains(SIDE_TO_MOVE_INDEX);
             let (own, other) = if white_to_move { (features, &mirrored) } else { (&mirrored, features) };
-            let u = self.utility(&self.embed_perspectives(own, other))?;
+            let u = self.utility(&self.embed_perspectives(own, other), bucket)?;
             Some(if white_to_move { u } else { -u })
         } else {
-            Some((self.utility(&self.embed(features))? - self.utility(&self.embed(&mirrored))?) / 2.0)
+            Some((self.utility(&self.embed(features), bucket)? - self.utility(&self.embed(&mirrored), bucket)?) / 2.0)
         }
     }
 

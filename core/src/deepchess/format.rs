@@ -5,20 +5,23 @@
 //! | field | type |
 //! |---|---|
 //! | magic | `b"DCNN"` |
-//! | format version | `u32` ([`VERSION`]; version 1 files are read too) |
+//! | format version | `u32` ([`VERSION`] for a network with output buckets, else 2; version 1 files are read too) |
 //! | architecture hash | `u32` ([`arch_hash_of`](crate::arch::arch_hash_of) of the sizes and kind below) |
 //! | tower widths | `u32` count, then `u32` each (773 first) |
 //! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
-//! | utility head | `u32`: 0 none, 1 after the comparison head, 2 a perspective network's ([`Shape::perspective`]; version 2 only) |
+//! | utility head | `u32`: 0 none, 1 after the comparison head, 2 a perspective network's ([`Shape::perspective`]; version 2 on) |
+//! | output buckets | `u32`, 1 to [`MAX_BUCKETS`](crate::arch::MAX_BUCKETS) ([`Shape::with_buckets`]; version 3, and only with a utility head) |
 //! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`](crate::file::MAX_DESCRIPTION) bytes) |
 //! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
 //! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` (perspective: the first `in = 2h`, the mover's half first) |
-//! | utility head, if any | bias `i32[1]`, weights `i8[1][embedding]`, then `f32` centipawns per unit of utility |
+//! | utility head, if any | bias `i32[buckets]`, weights `i8[buckets][embedding]`, then `f32` centipawns per unit of utility |
 //!
 //! Version 1 files (before utility heads) have no utility field and always a
 //! comparison head. The utility field's value 2 came after version 2 did;
 //! builds from before it refuse such a file with
-//! [`WeightsError::BadUtility`], a typed error, rather than misread it. Nothing follows the last tensor. Files are named by their
+//! [`WeightsError::BadUtility`], a typed error, rather than misread it; builds
+//! from before version 3 refuse a network with output buckets as
+//! [`WeightsError::UnsupportedVersion`]. Nothing follows the last tensor. Files are named by their
 //! content: `deepchess-<first 12 hex digits of sha256>.dcnn` ([`file_name`]).
 
 use alloc::string::String;
@@ -36,8 +39,13 @@ pub const MAGIC: [u8; 4] = *b"DCNN";
 /// checkpoints, the same header followed by `f32` tensors.
 pub const FLOAT_MAGIC: [u8; 4] = *b"DCNF";
 
-/// The format version this build writes.
-pub const VERSION: u32 = 2;
+/// The newest format version, which this build writes for a network with
+/// output buckets; it writes any other network as version 2, byte for byte
+/// what builds before output buckets wrote.
+pub const VERSION: u32 = 3;
+
+/// The version of a network without output buckets.
+const PLAIN_VERSION: u32 = 2;
 
 /// The oldest format version this build reads: version 1 files are
 /// comparison networks without a utility head.
@@ -99,7 +107,9 @@ impl Header {
                 found => return Err(WeightsError::BadUtility { reason: UtilityDefect::Flag(found) }),
             },
         };
+        let buckets = if version >= 3 && utility { reader.u32()? as usize } else { 1 };
         let shape = if perspective { Shape::perspective(&tower)? } else { Shape::with_heads(&tower, &head, utility)? };
+        let shape = if utility { shape.with_buckets(buckets)? } else { shape };
         if hash != shape.hash() {
             return Err(WeightsError::ArchHashMismatch { found: hash, expected: shape.hash() });
         }
@@ -115,7 +125,9 @@ impl Header {
 
     /// [`write`](Self::write) as a file of `format`.
     pub fn write_as(&self, out: &mut Vec<u8>, format: Format) {
-        FileHeader::write(out, format, self.shape.hash());
+        let buckets = self.shape.buckets();
+        let version = if buckets > 1 { format.newest } else { PLAIN_VERSION };
+        FileHeader::write_version(out, format, version, self.shape.hash());
         for widths in [self.shape.tower(), self.shape.head()] {
             write_u32(out, widths.len() as u32);
             for &width in widths {
@@ -124,6 +136,9 @@ impl Header {
         }
         let utility = if self.shape.is_perspective() { 2 } else { u32::from(self.shape.has_utility()) };
         write_u32(out, utility);
+        if version >= 3 && self.shape.has_utility() {
+            write_u32(out, buckets as u32);
+        }
         write_description(out, &self.description);
     }
 }

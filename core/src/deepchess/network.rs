@@ -3,9 +3,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
-use crate::arch::{MAX_EVAL_CP, MAX_WIDTH, SUM_SCALE, padded};
+use crate::arch::{MAX_BUCKETS, MAX_EVAL_CP, MAX_WIDTH, SUM_SCALE, padded};
 use crate::deepchess::accumulator::Accumulator;
 use crate::deepchess::delta::FeatureDelta;
 use crate::deepchess::embedding::Embedding;
@@ -46,7 +46,8 @@ pub struct Network {
     kernel: Kernel,
 }
 
-/// The quantized utility head: one output over the embedding, and the
+/// The quantized utility head: one output over the embedding (one per
+/// output bucket: [`Shape::with_buckets`]), and the
 /// centipawn scale as a 16-bit fixed-point factor on the difference of two
 /// sums (see [`Network::evaluate`]).
 #[derive(Clone, Debug)]
@@ -80,7 +81,7 @@ impl Network {
             .collect::<Result<Vec<_>, _>>()?;
         let head = dense_layers(&mut reader, header.shape.head())?;
         let utility = if header.shape.has_utility() {
-            let dense = Dense::read(&mut reader, header.shape.embedding(), 1)?;
+            let dense = Dense::read(&mut reader, header.shape.embedding(), header.shape.buckets())?;
             Some(UtilityHead::new(dense, read_cp_scale(&mut reader)?))
         } else {
             None
@@ -89,19 +90,21 @@ impl Network {
         Ok(Network { header, ft, tower, head, utility, kernel: Kernel::detect() })
     }
 
-    /// This network with `layer` (float, `embedding → 1`) quantized as its
-    /// utility head, replacing any it had, and `cp_scale` centipawns per unit
-    /// of utility. The tower and the comparison head are kept bit for bit.
+    /// This network with `layer` (float, `embedding → 1`, or one output per
+    /// output bucket) quantized as its utility head, replacing any it had,
+    /// and `cp_scale` centipawns per unit of utility. The tower and the
+    /// comparison head are kept bit for bit.
     ///
-    /// Returns `None` if `layer` does not fit the embedding or the scale is
+    /// Returns `None` if `layer` does not fit the embedding, has more than
+    /// [`MAX_BUCKETS`] outputs, or the scale is
     /// not a positive, finite number up to
     /// [`MAX_CP_SCALE`](crate::file::MAX_CP_SCALE).
     pub fn with_utility(mut self, layer: &FloatLayer, cp_scale: f32) -> Option<Network> {
-        let fits = layer.inputs() == self.shape().embedding() && layer.outputs() == 1;
+        let fits = layer.inputs() == self.shape().embedding() && (1..=MAX_BUCKETS).contains(&layer.outputs());
         if !(fits && is_valid_cp_scale(cp_scale)) {
             return None;
         }
-        self.header.shape = self.header.shape.with_utility(true).ok()?;
+        self.header.shape = self.header.shape.with_utility(true).ok()?.with_buckets(layer.outputs()).ok()?;
         self.utility = Some(UtilityHead::new(Dense::from_float(layer), cp_scale));
         Some(self)
     }
@@ -187,21 +190,32 @@ impl Network {
         self.utility.as_ref().map(|u| u.cp_scale)
     }
 
-    /// The utility of an embedding, `u · SUM_SCALE` as an exact integer sum
-    /// (`None` without a utility head).
-    pub fn utility_sum(&self, embedding: &Embedding) -> Option<i32> {
+    /// The utility of an embedding at output `bucket`, `u · SUM_SCALE` as
+    /// an exact integer sum (`None` without a utility head). The bucket is
+    /// the position's [`output_bucket`](Self::output_bucket): 0 for a head
+    /// without buckets; one past the last reads the last.
+    pub fn utility_sum(&self, embedding: &Embedding, bucket: usize) -> Option<i32> {
         let utility = self.utility.as_ref()?;
         let mut sums = [0i32; crate::arch::PADDING];
         utility.dense.propagate(self.kernel, embedding.values(), &mut sums);
-        Some(sums[0])
+        Some(sums[bucket.min(self.shape().buckets() - 1)])
+    }
+
+    /// The utility head's output for `pos` ([`arch::output_bucket`] of its
+    /// men; 0 without output buckets).
+    ///
+    /// [`arch::output_bucket`]: crate::arch::output_bucket
+    pub fn output_bucket(&self, pos: &Chess) -> usize {
+        crate::arch::output_bucket(pos.board().occupied().count() as u32, self.shape().buckets())
     }
 
     /// `u(x) − u(x̄)` in units of `1 / SUM_SCALE`, from the embeddings of a
     /// position (`own`) and of its colour mirror image (`mirror`): twice the
-    /// symmetrized utility `s(x) = (u(x) − u(x̄)) / 2`, an exact integer.
+    /// symmetrized utility `s(x) = (u(x) − u(x̄)) / 2`, an exact integer,
+    /// at output `bucket` (the position's, which its mirror image shares).
     /// `s(a) − s(b)` is the log-odds that `a` is better for White than `b`.
-    pub fn utility_difference(&self, own: &Embedding, mirror: &Embedding) -> Option<i32> {
-        Some(self.utility_sum(own)?.wrapping_sub(self.utility_sum(mirror)?))
+    pub fn utility_difference(&self, own: &Embedding, mirror: &Embedding, bucket: usize) -> Option<i32> {
+        Some(self.utility_sum(own, bucket)?.wrapping_sub(self.utility_sum(mirror, bucket)?))
     }
 
     /// The static evaluation of a position in centipawns from White's point
@@ -225,12 +239,13 @@ impl Network {
     ///     net.embed(&acc)
     /// };
     /// let (own, mirror) = (embed(&features), embed(&features.mirrored()));
-    /// let cp = net.evaluate(&own, &mirror).unwrap();
-    /// assert_eq!(net.evaluate(&mirror, &own), Some(-cp));
+    /// let bucket = net.output_bucket(&pos);
+    /// let cp = net.evaluate(&own, &mirror, bucket).unwrap();
+    /// assert_eq!(net.evaluate(&mirror, &own, bucket), Some(-cp));
     /// # Ok::<_, deepchess_core::WeightsError>(())
     /// ```
-    pub fn evaluate(&self, own: &Embedding, mirror: &Embedding) -> Option<i32> {
-        self.cp_of_difference(self.utility_difference(own, mirror)?)
+    pub fn evaluate(&self, own: &Embedding, mirror: &Embedding, bucket: usize) -> Option<i32> {
+        self.cp_of_difference(self.utility_difference(own, mirror, bucket)?)
     }
 
     /// The centipawns of twice a value, `2 · s` in units of

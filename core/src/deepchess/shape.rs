@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::arch::{self, INPUTS, MAX_EMBEDDING, MAX_LAYERS, MAX_WIDTH};
+use crate::arch::{self, INPUTS, MAX_BUCKETS, MAX_EMBEDDING, MAX_LAYERS, MAX_WIDTH};
 
 /// Layer sizes of the tower (Pos2Vec), the comparison head, each list
 /// including its input width, and whether a utility head (`embedding → 1`)
@@ -29,6 +29,10 @@ pub struct Shape {
     /// The first dense layer reads both perspectives' activations
     /// ([`Shape::perspective`]).
     perspective: bool,
+    /// Outputs of the utility head, one read per position by material
+    /// ([`Shape::with_buckets`]); 1 for a plain utility head, and without
+    /// one.
+    buckets: usize,
 }
 
 impl Shape {
@@ -83,7 +87,7 @@ impl Shape {
                 return Err(ShapeError::WrongOutputs { found: outputs });
             }
         }
-        Ok(Shape { tower: tower.to_vec(), head: head.to_vec(), utility, perspective: false })
+        Ok(Shape { tower: tower.to_vec(), head: head.to_vec(), utility, perspective: false, buckets: 1 })
     }
 
     /// A value network read from both perspectives, as NNUE engines read
@@ -121,12 +125,50 @@ impl Shape {
 
     /// The same sizes with a utility head added (or removed). A perspective
     /// network keeps its utility head: removing it is
-    /// [`ShapeError::NoHead`].
+    /// [`ShapeError::NoHead`]. Its buckets ([`with_buckets`](Self::with_buckets))
+    /// go with it.
     pub fn with_utility(&self, utility: bool) -> Result<Shape, ShapeError> {
         if self.perspective {
             return if utility { Ok(self.clone()) } else { Err(ShapeError::NoHead) };
         }
+        if utility && self.utility {
+            return Ok(self.clone());
+        }
         Shape::with_heads(&self.tower, &self.head, utility)
+    }
+
+    /// The same network with a utility head of `buckets` outputs
+    /// (`embedding → buckets`), of which a position reads the one its
+    /// material picks ([`arch::output_bucket`]): output buckets, as the
+    /// engines that learn from their own games bucket their last layer. One
+    /// bucket is the plain utility head.
+    ///
+    /// ```
+    /// use deepchess_core::{Shape, ShapeError};
+    ///
+    /// let plain = Shape::with_heads(&[773, 256, 32], &[], true)?;
+    /// let bucketed = plain.with_buckets(8)?;
+    /// assert_eq!(bucketed.buckets(), 8);
+    /// assert_eq!(plain.with_buckets(1)?, plain);
+    /// assert_ne!(bucketed.hash(), plain.hash());
+    /// assert_eq!(bucketed.to_string(), "773-256-32 + utility 32-8 (output buckets)");
+    /// assert_eq!(Shape::distilled().with_buckets(8), Err(ShapeError::BucketsWithoutUtility));
+    /// assert_eq!(plain.with_buckets(17), Err(ShapeError::BadBuckets { buckets: 17 }));
+    /// # Ok::<_, ShapeError>(())
+    /// ```
+    pub fn with_buckets(&self, buckets: usize) -> Result<Shape, ShapeError> {
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(ShapeError::BadBuckets { buckets });
+        }
+        if !self.utility {
+            return Err(ShapeError::BucketsWithoutUtility);
+        }
+        Ok(Shape { buckets, ..self.clone() })
+    }
+
+    /// Outputs of the utility head (1 for a plain one, and without one).
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// Whether the first dense layer reads both perspectives
@@ -163,12 +205,19 @@ impl Shape {
             head: arch::DISTILLED_HEAD.to_vec(),
             utility: false,
             perspective: false,
+            buckets: 1,
         }
     }
 
     /// The paper's full shape: 773-600-400-200-100 and 200-400-200-100-2.
     pub fn full() -> Shape {
-        Shape { tower: arch::FULL_TOWER.to_vec(), head: arch::FULL_HEAD.to_vec(), utility: false, perspective: false }
+        Shape {
+            tower: arch::FULL_TOWER.to_vec(),
+            head: arch::FULL_HEAD.to_vec(),
+            utility: false,
+            perspective: false,
+            buckets: 1,
+        }
     }
 
     /// Tower widths, from 773 to the embedding width.
@@ -189,13 +238,14 @@ impl Shape {
 
     /// The architecture hash of these sizes under this build's quantization.
     pub fn hash(&self) -> u32 {
-        arch::arch_hash_of(&self.tower, &self.head, self.utility, self.perspective)
+        let buckets = if self.utility { self.buckets } else { 0 };
+        arch::arch_hash_of(&self.tower, &self.head, buckets, self.perspective)
     }
 }
 
 /// Prints `773-100-100-100 + 200-100-100-2`, with ` + utility 100-1` when
-/// the network has a utility head; a perspective network's first layer as
-/// `(773-256)x2`.
+/// the network has a utility head (`32-8 (output buckets)` where it has
+/// buckets); a perspective network's first layer as `(773-256)x2`.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let widths = |f: &mut fmt::Formatter<'_>, layers: &[usize]| {
@@ -218,7 +268,10 @@ impl fmt::Display for Shape {
             widths(f, &self.head)?;
         }
         if self.utility {
-            write!(f, " + utility {}-1", self.embedding())?;
+            write!(f, " + utility {}-{}", self.embedding(), self.buckets)?;
+            if self.buckets > 1 {
+                f.write_str(" (output buckets)")?;
+            }
         }
         Ok(())
     }
@@ -269,6 +322,13 @@ pub enum ShapeError {
         /// The first layer's width.
         width: usize,
     },
+    /// Output buckets asked of a network without a utility head.
+    BucketsWithoutUtility,
+    /// A utility head's outputs are not in `1..=`[`MAX_BUCKETS`].
+    BadBuckets {
+        /// The outputs asked for.
+        buckets: usize,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -294,6 +354,10 @@ impl fmt::Display for ShapeError {
                 arch::PADDING,
                 MAX_WIDTH / 2
             ),
+            ShapeError::BucketsWithoutUtility => f.write_str("output buckets need a utility head"),
+            ShapeError::BadBuckets { buckets } => {
+                write!(f, "{buckets} output buckets: a utility head has 1 to {MAX_BUCKETS}")
+            }
         }
     }
 }

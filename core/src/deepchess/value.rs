@@ -19,7 +19,8 @@ impl Network {
     /// Twice the value `s` of a position, White's view, in units of
     /// `1 / SUM_SCALE`, from the first layer's sums of the position (`own`)
     /// and of its colour mirror image (`mirror`); `white_to_move` is the
-    /// position's side to move. Through the mirror it is
+    /// position's side to move and `bucket` its
+    /// [`output_bucket`](Self::output_bucket). Through the mirror it is
     /// [`utility_difference`](Self::utility_difference) of the two
     /// embeddings; a perspective network reads the side to move's sums and
     /// the other side's together and doubles its utility, negated when
@@ -37,9 +38,10 @@ impl Network {
     /// let features = Features::from_position(&pos);
     /// let (own, mirror) = (net.accumulator(&pos), net.accumulator_of(&features.mirrored()));
     /// let mut scratch = Scratch::new();
-    /// let white = net.value_difference_of(&own, &mirror, true, &mut scratch).unwrap();
+    /// let bucket = net.output_bucket(&pos);
+    /// let white = net.value_difference_of(&own, &mirror, true, bucket, &mut scratch).unwrap();
     /// // The mirror image: Black to move, the accumulators the other way round.
-    /// assert_eq!(net.value_difference_of(&mirror, &own, false, &mut scratch), Some(-white));
+    /// assert_eq!(net.value_difference_of(&mirror, &own, false, bucket, &mut scratch), Some(-white));
     /// assert_eq!(net.value_difference(&pos), Some(white));
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
@@ -48,16 +50,17 @@ impl Network {
         own: &Accumulator,
         mirror: &Accumulator,
         white_to_move: bool,
+        bucket: usize,
         scratch: &mut Scratch,
     ) -> Option<i32> {
         if !self.shape().is_perspective() {
             let own = self.embed_with(own, scratch);
             let mirror = self.embed_with(mirror, scratch);
-            return self.utility_difference(&own, &mirror);
+            return self.utility_difference(&own, &mirror, bucket);
         }
         let (mover, other) = if white_to_move { (own, mirror) } else { (mirror, own) };
         let embedding = self.embed_perspectives(mover, other, scratch);
-        let twice = self.utility_sum(&embedding)?.saturating_mul(2);
+        let twice = self.utility_sum(&embedding, bucket)?.saturating_mul(2);
         Some(if white_to_move { twice } else { twice.saturating_neg() })
     }
 
@@ -81,7 +84,7 @@ impl Network {
     pub fn value_difference(&self, pos: &Chess) -> Option<i32> {
         let features = Features::from_position(pos);
         let (own, mirror) = (self.accumulator_of(&features), self.accumulator_of(&features.mirrored()));
-        self.value_difference_of(&own, &mirror, pos.turn().is_white(), &mut Scratch::new())
+        self.value_difference_of(&own, &mirror, pos.turn().is_white(), self.output_bucket(pos), &mut Scratch::new())
     }
 
     /// The static evaluation of `pos` in centipawns, White's view, computed

@@ -39,8 +39,15 @@ impl FileHeader {
 
     /// Writes `format`'s magic, the version it writes and `hash`.
     pub fn write(out: &mut Vec<u8>, format: Format, hash: u32) {
+        FileHeader::write_version(out, format, format.newest, hash);
+    }
+
+    /// Writes `format`'s magic, `version` (an older one where the file needs
+    /// nothing newer, so that older builds read it) and `hash`.
+    pub fn write_version(out: &mut Vec<u8>, format: Format, version: u32, hash: u32) {
+        debug_assert!((format.oldest..=format.newest).contains(&version));
         out.extend_from_slice(&format.magic);
-        write_u32(out, format.newest);
+        write_u32(out, version);
         write_u32(out, hash);
     }
 }

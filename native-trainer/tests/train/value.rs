@@ -21,6 +21,13 @@ fn perspective_config(epochs: usize) -> ValueConfig {
     config
 }
 
+/// The smoke preset with eight output buckets (`--output-buckets 8`).
+fn bucketed_config(epochs: usize) -> ValueConfig {
+    let mut config = smoke_config(epochs);
+    config.output_buckets = Some(8);
+    config
+}
+
 /// Every position, draws included: what the value network trains on.
 fn every_position_with_draws() -> Sampling {
     Sampling { all_positions: true, include_draws: true, ..Sampling::default() }
@@ -57,6 +64,14 @@ fn perspective_network_learns_resumes_and_exports_within_bound() {
     learns_resumes_and_exports_within_bound(perspective_config);
 }
 
+/// The same with output buckets: each position's value is read at the
+/// bucket of its material in burn, in core's float reference and in the
+/// integer network alike.
+#[test]
+fn bucketed_network_learns_resumes_and_exports_within_bound() {
+    learns_resumes_and_exports_within_bound(bucketed_config);
+}
+
 fn learns_resumes_and_exports_within_bound(smoke_config: fn(usize) -> ValueConfig) {
     let Fixture { _turn, dir, data } = fixture(None, every_position());
     let full = dir.path().join("full");
@@ -84,6 +99,7 @@ fn learns_resumes_and_exports_within_bound(smoke_config: fn(usize) -> ValueConfi
     assert!(net.has_utility() && !net.has_comparison());
     assert_eq!(net.shape(), &shape);
     assert_eq!(net.shape().is_perspective(), config.perspective == Some(true));
+    assert_eq!(net.shape().buckets(), config.output_buckets.unwrap_or(1));
 
     let val = Dataset::open(&data.join("val.bin")).unwrap();
     let records = &val.records()[..200];
@@ -123,6 +139,7 @@ fn learns_resumes_and_exports_within_bound(smoke_config: fn(usize) -> ValueConfi
 fn batches_gathered_on_the_device_train_the_hosts_network() {
     batches_on_the_device_train_the_hosts_network(smoke_config);
     batches_on_the_device_train_the_hosts_network(perspective_config);
+    batches_on_the_device_train_the_hosts_network(bucketed_config);
 }
 
 fn batches_on_the_device_train_the_hosts_network(smoke_config: fn(usize) -> ValueConfig) {

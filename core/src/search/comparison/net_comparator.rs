@@ -145,7 +145,8 @@ impl Comparator for NetComparator {
         }
         let mut acc = self.net.accumulator(root);
         acc.refresh(&self.net, &leaf.features.mirrored());
-        self.net.evaluate(&leaf.embedding, &self.net.embed(&acc))
+        let bucket = crate::arch::output_bucket(leaf.features.men(), self.net.shape().buckets());
+        self.net.evaluate(&leaf.embedding, &self.net.embed(&acc), bucket)
     }
 
     fn resize_cache(&mut self, cache_bytes: usize) {

@@ -91,7 +91,8 @@ impl Evaluator for NetEvaluator {
         }
         let (own, mirror) = (self.path.top(&self.net), self.mirror.top(&self.net));
         let white = pos.turn().is_white();
-        let difference = self.net.value_difference_of(own, mirror, white, &mut self.scratch);
+        let bucket = self.net.output_bucket(pos);
+        let difference = self.net.value_difference_of(own, mirror, white, bucket, &mut self.scratch);
         let cp = difference.and_then(|d| self.net.cp_of_difference(d)).unwrap_or(0);
         self.cache.insert(hash, cp);
         cp
@@ -115,14 +116,15 @@ impl Evaluator for NetEvaluator {
 
     /// Each position's embedding and its mirror image's give its
     /// evaluation. A perspective network's value is not a function of the
-    /// two embeddings, so it takes none.
+    /// two embeddings, nor one with output buckets (the bucket is the
+    /// position's), so they take none.
     fn prefill(&mut self, keys: &[(u64, bool)], embeddings: &[Embedding]) -> usize {
-        if self.net.shape().is_perspective() {
+        if self.net.shape().is_perspective() || self.net.shape().buckets() > 1 {
             return 0;
         }
         let mut written = 0;
         for (pair, key) in embeddings.chunks_exact(2).zip(keys.iter().step_by(2)) {
-            if let Some(cp) = self.net.evaluate(&pair[0], &pair[1]) {
+            if let Some(cp) = self.net.evaluate(&pair[0], &pair[1], 0) {
                 self.insert_evaluation(key.0, cp);
                 written += 1;
             }

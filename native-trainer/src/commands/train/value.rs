@@ -27,6 +27,13 @@ pub struct ValueArgs {
     /// position and its colour mirror image apart.
     #[arg(long)]
     perspective: bool,
+    /// Output buckets: the utility head gets this many outputs and each
+    /// position reads the one its material picks (men on the board, kings
+    /// included, in equal ranges: `(men − 2) / 4` for 8), as engines that
+    /// learn from their own games bucket their last layer; 1 (the default)
+    /// is one output.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=deepchess_core::arch::MAX_BUCKETS as i64))]
+    output_buckets: Option<u32>,
     /// λ, the weight of the game result where the position has an engine evaluation.
     #[arg(long)]
     lambda: Option<f64>,
@@ -53,6 +60,9 @@ pub(super) fn run(args: &ValueArgs) -> anyhow::Result<()> {
     set(&mut config.tower, args.tower.clone());
     if args.perspective {
         config.perspective = Some(true);
+    }
+    if let Some(buckets) = args.output_buckets {
+        config.output_buckets = Some(buckets as usize);
     }
     set(&mut config.target.lambda, args.lambda.map(|l| l.clamp(0.0, 1.0)));
     set(&mut config.target.eval_scale_cp, args.eval_scale);

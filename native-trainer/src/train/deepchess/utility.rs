@@ -204,7 +204,7 @@ pub fn fit(
         let (am, bm) = (&val_mirrored[w], &val_mirrored[l]);
         float_ok += usize::from(symmetric(a, am) > symmetric(b, bm));
         one_sided_ok += usize::from(dot(a) > dot(b));
-        quantized_ok += usize::from(fitted.utility_difference(a, am) > fitted.utility_difference(b, bm));
+        quantized_ok += usize::from(fitted.utility_difference(a, am, 0) > fitted.utility_difference(b, bm, 0));
         comparison_ok += usize::from(net.compare_logit(a, b) > 0);
         total += 1;
     }

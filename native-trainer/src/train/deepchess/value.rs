@@ -86,16 +86,22 @@ pub struct ValueConfig {
     /// a `config.json` written before the setting existed still resumes (as
     /// `None`: through the mirror).
     pub perspective: Option<bool>,
+    /// Outputs of the utility head, one read per position by its material
+    /// ([`Shape::with_buckets`]; `--output-buckets`). An `Option`, so that a
+    /// `config.json` written before the setting existed still resumes (as
+    /// `None`: one output).
+    pub output_buckets: Option<usize>,
 }
 
 impl ValueConfig {
     /// The network's shape: the tower and a utility head.
     pub fn shape(&self) -> anyhow::Result<Shape> {
-        Ok(if self.perspective == Some(true) {
+        let shape = if self.perspective == Some(true) {
             Shape::perspective(&self.tower)?
         } else {
             Shape::with_heads(&self.tower, &[], true)?
-        })
+        };
+        Ok(shape.with_buckets(self.output_buckets.unwrap_or(1))?)
     }
 
     /// Centipawns per unit of `s` in the exported network.
@@ -341,10 +347,14 @@ impl Learner for ValueLearner {
             .and_then(|r| r.val_accuracy)
             .map_or_else(|| "none (no held-out pairs)".to_owned(), |a| format!("{a:.4}"));
         float.description = format!(
-            "DeepChess value network {}{:?} + utility, trained position by position on λ·result + (1 − λ)·P(eval) \
+            "DeepChess value network {}{:?} + utility{}, trained position by position on λ·result + (1 − λ)·P(eval) \
              (λ = {}, s = {} cp){}{}; {} epochs of {} positions; validation pair accuracy {}",
             if self.config.perspective == Some(true) { "from both perspectives, " } else { "" },
             self.config.tower,
+            match self.config.output_buckets {
+                Some(buckets) if buckets > 1 => format!(" of {buckets} output buckets by material"),
+                _ => String::new(),
+            },
             self.config.target.lambda,
             self.config.target.eval_scale_cp,
             if self.config.source_weights.is_empty() {

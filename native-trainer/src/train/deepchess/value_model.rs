@@ -1,10 +1,11 @@
 //! The value network in burn: a Pos2Vec tower (typically one wide layer and
-//! a narrow one) and a utility head, read through the colour mirror or from
-//! both perspectives at once, as the engine reads it.
+//! a narrow one) and a utility head (one output, or one per output bucket),
+//! read through the colour mirror or from both perspectives at once, as the
+//! engine reads it.
 
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{Device, Int, Tensor};
 use deepchess_core::arch::SIDE_TO_MOVE_INDEX;
 use deepchess_core::{FloatLayer, FloatNetwork, Shape};
 
@@ -22,14 +23,20 @@ use crate::train::runner::tensors::{Positions, crelu};
 /// to move's first; the utility is the side to move's, so White's value is
 /// it or its negation: `s(x̄) = −s(x)` again by construction
 /// ([`deepchess_core::Network::value_difference_of`]).
+///
+/// With output buckets ([`Shape::with_buckets`]) the utility head has one
+/// output per bucket and each position reads the one its men pick
+/// ([`deepchess_core::arch::output_bucket`]), its mirror image the same.
 #[derive(Module, Debug)]
 pub struct ValueNet {
     /// The tower (a Siamese network without a comparison head).
     tower: Siamese,
-    /// `embedding → 1`.
+    /// `embedding → buckets`.
     utility: Linear,
     /// Whether the first dense layer reads both perspectives.
     perspective: bool,
+    /// Outputs of the utility head (1: no buckets).
+    buckets: usize,
 }
 
 impl ValueNet {
@@ -43,18 +50,37 @@ impl ValueNet {
         };
         ValueNet {
             tower: Siamese::new(&tower_only, device),
-            utility: LinearConfig::new(shape.embedding(), 1).init(device),
+            utility: LinearConfig::new(shape.embedding(), shape.buckets()).init(device),
             perspective: shape.is_perspective(),
+            buckets: shape.buckets(),
         }
     }
 
+    /// Each position's output bucket, `[batch, 1]`: its men (the active
+    /// piece bits, below the side-to-move bit) split as
+    /// [`deepchess_core::arch::output_bucket`] splits them.
+    fn bucket_indices(&self, positions: &Positions) -> Tensor<2, Int> {
+        let men = positions.indices.clone().lower_elem(i64::from(SIDE_TO_MOVE_INDEX)).int().sum_dim(1);
+        let buckets = self.buckets as i64;
+        men.sub_scalar(2).clamp(0, 30).mul_scalar(buckets).div_scalar(31).clamp(0, buckets - 1)
+    }
+
+    /// The utility head over `embeddings` (`[n, embedding]`), each row read
+    /// at its bucket (`buckets`, `[n, 1]`): `[n, 1]`.
+    fn utility_at(&self, embeddings: Tensor<2>, buckets: Tensor<2, Int>) -> Tensor<2> {
+        let outputs = self.utility.forward(embeddings);
+        if self.buckets == 1 { outputs } else { outputs.gather(1, buckets) }
+    }
+
     /// `s(x)` for `positions` given with their mirror images: `[batch, 1]`,
-    /// in logits (the predicted score is `σ(s)`).
+    /// in logits (the predicted score is `σ(s)`), each at its output bucket.
     pub fn forward(&self, positions: &Positions, mirrored: &Positions) -> Tensor<2> {
         if self.perspective {
             return self.forward_perspectives(positions, mirrored);
         }
-        let utilities = self.utility.forward(self.tower.embed(&positions.concat(mirrored))); // [2 * batch, 1]
+        let buckets = self.bucket_indices(positions);
+        let both = Tensor::cat(vec![buckets.clone(), buckets], 0);
+        let utilities = self.utility_at(self.tower.embed(&positions.concat(mirrored)), both); // [2 * batch, 1]
         let [own, mirror] = <[Tensor<2>; 2]>::try_from(utilities.chunk(2, 0)).expect("two equal halves");
         own.sub(mirror).mul_scalar(0.5)
     }
@@ -71,20 +97,27 @@ impl ValueNet {
         let black = white.clone().neg().add_scalar(1.0);
         let mover = own.clone().mul(white.clone()).add(mirror.clone().mul(black.clone()));
         let other = own.mul(black).add(mirror.mul(white.clone()));
-        let utility = self.utility.forward(self.tower.rest(Tensor::cat(vec![mover, other], 1))); // [batch, 1]
+        let utility =
+            self.utility_at(self.tower.rest(Tensor::cat(vec![mover, other], 1)), self.bucket_indices(positions)); // [batch, 1]
         utility.mul(white.mul_scalar(2.0).sub_scalar(1.0))
     }
 
     /// Clips every hidden weight (the utility head's included) to what an
     /// `i8` holds after quantization.
     pub fn clip(self) -> ValueNet {
-        ValueNet { tower: self.tower.clip(), utility: clip(self.utility), perspective: self.perspective }
+        ValueNet {
+            tower: self.tower.clip(),
+            utility: clip(self.utility),
+            perspective: self.perspective,
+            buckets: self.buckets,
+        }
     }
 
     /// The layer sizes: the tower and a utility head.
     pub fn shape(&self) -> Shape {
         let tower = self.tower.tower_widths();
         if self.perspective { Shape::perspective(&tower) } else { Shape::with_heads(&tower, &[], true) }
+            .and_then(|shape| shape.with_buckets(self.buckets))
             .expect("built from a valid shape")
     }
 
@@ -92,7 +125,7 @@ impl ValueNet {
     /// per unit of `s`.
     pub fn to_float(&self, cp_scale: f32) -> FloatNetwork {
         let shape = self.shape();
-        let mut layer = FloatLayer::zeros(shape.embedding(), 1);
+        let mut layer = FloatLayer::zeros(shape.embedding(), shape.buckets());
         copy_layer(&self.utility, &mut layer);
         let mut net = FloatNetwork::zeros(&shape);
         self.tower.copy_into(&mut net);
