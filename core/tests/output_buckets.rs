@@ -7,7 +7,7 @@ mod common;
 
 use deepchess_core::arch::{self, SUM_SCALE};
 use deepchess_core::search::scalar::{Evaluator, NetEvaluator};
-use deepchess_core::{Features, FloatNetwork, Kernel, Network, Shape, seeded};
+use deepchess_core::{Features, FloatNetwork, Network, Shape, seeded};
 use shakmaty::{Chess, Position};
 
 const TOWER: [usize; 3] = [773, 64, 32];
@@ -78,46 +78,26 @@ fn the_integer_value_follows_the_float_one_bucket_by_bucket() {
 /// Every kernel this machine runs gives the scalar oracle's evaluation.
 #[test]
 fn every_kernel_evaluates_as_the_scalar_oracle() {
+    let positions: Vec<Chess> = positions().collect();
     for shape in [Shape::with_heads(&[773, 256, 32], &[], true), Shape::perspective(&[773, 256, 32])] {
         let shape = shape.unwrap().with_buckets(8).unwrap();
-        let oracle = {
-            let mut net = Network::from_bytes(&float(&shape, 7).to_bytes()).unwrap();
-            assert!(net.set_kernel(Kernel::Scalar));
-            net
-        };
-        let expected: Vec<_> = positions().map(|p| oracle.value_difference(&p)).collect();
-        for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
-            let mut net = oracle.clone();
-            assert!(net.set_kernel(kernel));
-            let got: Vec<_> = positions().map(|p| net.value_difference(&p)).collect();
-            assert!(got == expected, "{shape}: {} differs from the scalar oracle", kernel.name());
-        }
+        common::value_net::assert_kernels_match_oracle(
+            &Network::from_bytes(&float(&shape, 7).to_bytes()).unwrap(),
+            &positions,
+        );
     }
 }
 
 /// The scalar search's evaluator follows the path move by move with both
-/// accumulators; each position's evaluation equals the network's from
-/// scratch, at the bucket of the position reached.
+/// accumulators (and null moves); each position's evaluation equals the
+/// network's from scratch, at the bucket of the position reached. An
+/// embedding alone does not tell the bucket: nothing is prefilled.
 #[test]
 fn the_search_evaluates_incrementally_as_from_scratch() {
     for shape in shapes() {
         let net = Network::from_bytes(&float(&shape, 9).to_bytes()).unwrap();
+        common::value_net::assert_incremental_matches_scratch(&net, 10, 200, true);
         let mut evaluator = NetEvaluator::new(net.clone(), 0);
-        let mut key = 0u64;
-        for seed in 0..10 {
-            let game = seeded::playout(200, seed);
-            evaluator.set_root(&game[0].0);
-            for (depth, (pos, m)) in game.iter().enumerate() {
-                key += 1;
-                let expected = net.evaluate_position(pos).unwrap();
-                assert_eq!(evaluator.evaluate(pos, key), expected, "{shape}: seed {seed}, ply {depth}");
-                let Some(m) = m else { break };
-                let mut after = pos.clone();
-                after.play_unchecked(*m);
-                evaluator.push(pos, *m, &after);
-            }
-        }
-        // An embedding alone does not tell the bucket: nothing is prefilled.
         let e = net.embed_position(&Chess::default());
         assert_eq!(evaluator.prefill(&[(1, true), (2, false)], &[e, e]), 0);
     }
@@ -126,14 +106,5 @@ fn the_search_evaluates_incrementally_as_from_scratch() {
 /// The engine plays with one: the scalar search and MCTS.
 #[test]
 fn the_engine_plays_with_output_buckets() {
-    let net = Network::from_bytes(&float(&shapes()[0], 11).to_bytes()).unwrap();
-    for search in ["scalar", "mcts"] {
-        let mut engine = deepchess_core::uci::UciEngine::new(Some(net.clone()));
-        let out = common::uci::session(
-            &mut engine,
-            &[&format!("setoption name Search value {search}"), "position startpos moves e2e4", "go depth 4 nodes 400"],
-        );
-        let best = common::uci::bestmove(&out);
-        assert!(best.len() >= 4 && best != "0000", "{search}: {out:?}");
-    }
+    common::value_net::assert_engine_plays(&Network::from_bytes(&float(&shapes()[0], 11).to_bytes()).unwrap());
 }

@@ -7,8 +7,7 @@ mod common;
 
 use deepchess_core::arch::ACT_SCALE;
 use deepchess_core::deepchess::scratch::Scratch;
-use deepchess_core::search::scalar::{Evaluator, NetEvaluator};
-use deepchess_core::{Features, FloatNetwork, Kernel, Network, Shape, ShapeError, UtilityDefect, WeightsError, seeded};
+use deepchess_core::{Features, FloatNetwork, Network, Shape, ShapeError, UtilityDefect, WeightsError, seeded};
 use shakmaty::{Chess, Position};
 
 const TOWER: [usize; 3] = [773, 64, 32];
@@ -134,18 +133,8 @@ fn the_integer_evaluation_stays_close_to_float() {
 #[test]
 fn every_kernel_evaluates_as_the_scalar_oracle() {
     let float = seeded::network(&Shape::perspective(&[773, 256, 32]).unwrap(), 1.5, 7);
-    let oracle = {
-        let mut net = Network::from_bytes(&float.to_bytes()).unwrap();
-        assert!(net.set_kernel(Kernel::Scalar));
-        net
-    };
-    let expected: Vec<_> = positions().map(|p| oracle.value_difference(&p)).collect();
-    for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
-        let mut net = oracle.clone();
-        assert!(net.set_kernel(kernel));
-        let got: Vec<_> = positions().map(|p| net.value_difference(&p)).collect();
-        assert!(got == expected, "{} differs from the scalar oracle", kernel.name());
-    }
+    let positions: Vec<Chess> = positions().collect();
+    common::value_net::assert_kernels_match_oracle(&Network::from_bytes(&float.to_bytes()).unwrap(), &positions);
 }
 
 /// The scalar search's evaluator follows the path move by move (and null
@@ -154,40 +143,11 @@ fn every_kernel_evaluates_as_the_scalar_oracle() {
 #[test]
 fn the_search_evaluates_incrementally_as_from_scratch() {
     let net = Network::from_bytes(&float(9).to_bytes()).unwrap();
-    let mut evaluator = NetEvaluator::new(net.clone(), 0);
-    let mut key = 0u64;
-    for seed in 0..20 {
-        let game = seeded::playout(60, seed);
-        evaluator.set_root(&game[0].0);
-        for (depth, (pos, m)) in game.iter().enumerate() {
-            key += 1;
-            assert_eq!(evaluator.evaluate(pos, key), net.evaluate_position(pos).unwrap(), "seed {seed}, ply {depth}");
-            let Some(m) = m else { break };
-            if !pos.is_check() && depth % 7 == 3 {
-                let passed = pos.clone().swap_turn().unwrap();
-                evaluator.push_null(pos);
-                key += 1;
-                assert_eq!(evaluator.evaluate(&passed, key), net.evaluate_position(&passed).unwrap());
-                evaluator.pop();
-            }
-            let mut after = pos.clone();
-            after.play_unchecked(*m);
-            evaluator.push(pos, *m, &after);
-        }
-    }
+    common::value_net::assert_incremental_matches_scratch(&net, 20, 60, true);
 }
 
 /// The engine plays with one: the scalar search and MCTS.
 #[test]
 fn the_engine_plays_with_a_perspective_network() {
-    let net = Network::from_bytes(&float(11).to_bytes()).unwrap();
-    for search in ["scalar", "mcts"] {
-        let mut engine = deepchess_core::uci::UciEngine::new(Some(net.clone()));
-        let out = common::uci::session(
-            &mut engine,
-            &[&format!("setoption name Search value {search}"), "position startpos moves e2e4", "go depth 4 nodes 400"],
-        );
-        let best = common::uci::bestmove(&out);
-        assert!(best.len() >= 4 && best != "0000", "{search}: {out:?}");
-    }
+    common::value_net::assert_engine_plays(&Network::from_bytes(&float(11).to_bytes()).unwrap());
 }

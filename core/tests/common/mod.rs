@@ -1,9 +1,11 @@
-//! Helpers shared by the search tests: positions, mate proofs, games and a
+//! Helpers shared by the search tests: positions, mate proofs, games, the
+//! checks every value network passes (`value_net`) and a
 //! material count that makes the right choice known in advance.
 // Each test file uses its own part of these.
 #![allow(dead_code)]
 
 pub mod uci;
+pub mod value_net;
 
 use deepchess_core::search::{Event, Limits, Report, Score, zobrist};
 use deepchess_core::{Search, WeightsError};
