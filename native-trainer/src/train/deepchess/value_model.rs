@@ -65,11 +65,16 @@ impl ValueNet {
         men.sub_scalar(2).clamp(0, 30).mul_scalar(buckets).div_scalar(31).clamp(0, buckets - 1)
     }
 
-    /// The utility head over `embeddings` (`[n, embedding]`), each row read
-    /// at its bucket (`buckets`, `[n, 1]`): `[n, 1]`.
-    fn utility_at(&self, embeddings: Tensor<2>, buckets: Tensor<2, Int>) -> Tensor<2> {
+    /// The utility head over `embeddings` (`[copies · batch, embedding]`:
+    /// `copies` readings of `positions`, one batch after the other), each row
+    /// read at its position's bucket: `[copies · batch, 1]`. Without buckets
+    /// the head's one output, and no bucket is computed.
+    fn utility_at(&self, embeddings: Tensor<2>, positions: &Positions, copies: usize) -> Tensor<2> {
         let outputs = self.utility.forward(embeddings);
-        if self.buckets == 1 { outputs } else { outputs.gather(1, buckets) }
+        if self.buckets == 1 {
+            return outputs;
+        }
+        outputs.gather(1, Tensor::cat(vec![self.bucket_indices(positions); copies], 0))
     }
 
     /// `s(x)` for `positions` given with their mirror images: `[batch, 1]`,
@@ -78,9 +83,7 @@ impl ValueNet {
         if self.perspective {
             return self.forward_perspectives(positions, mirrored);
         }
-        let buckets = self.bucket_indices(positions);
-        let both = Tensor::cat(vec![buckets.clone(), buckets], 0);
-        let utilities = self.utility_at(self.tower.embed(&positions.concat(mirrored)), both); // [2 * batch, 1]
+        let utilities = self.utility_at(self.tower.embed(&positions.concat(mirrored)), positions, 2); // [2 * batch, 1]
         let [own, mirror] = <[Tensor<2>; 2]>::try_from(utilities.chunk(2, 0)).expect("two equal halves");
         own.sub(mirror).mul_scalar(0.5)
     }
@@ -97,8 +100,7 @@ impl ValueNet {
         let black = white.clone().neg().add_scalar(1.0);
         let mover = own.clone().mul(white.clone()).add(mirror.clone().mul(black.clone()));
         let other = own.mul(black).add(mirror.mul(white.clone()));
-        let utility =
-            self.utility_at(self.tower.rest(Tensor::cat(vec![mover, other], 1)), self.bucket_indices(positions)); // [batch, 1]
+        let utility = self.utility_at(self.tower.rest(Tensor::cat(vec![mover, other], 1)), positions, 1); // [batch, 1]
         utility.mul(white.mul_scalar(2.0).sub_scalar(1.0))
     }
 
