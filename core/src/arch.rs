@@ -25,6 +25,11 @@
 //! with a fixed scale (the NNUE practice); the trainer trains with the same
 //! function, so the float and integer paths compute the same thing.
 //!
+//! A network may square its first layer's clipped ReLU instead
+//! ([`Activation::SquaredClippedRelu`], `screlu(x) = crelu(x)²`), as engines
+//! that learn from their own games do: the first layer's activations are
+//! `u8` at the same scale, `round(c² / 127)` of the clipped sum `c`.
+//!
 //! # Quantization
 //!
 //! | tensor | type | scale |
@@ -78,6 +83,65 @@ pub const MAX_HIDDEN_WEIGHT: f32 = 127.0 / WEIGHT_SCALE as f32;
 
 /// The largest first-layer weight or bias (in float) that fits an `i16`.
 pub const MAX_FT_WEIGHT: f32 = i16::MAX as f32 / FT_SCALE as f32;
+
+/// The squared clipped ReLU's factor: an activation is
+/// `(c² · SCRELU_MUL + 2¹⁴) >> 15` of the clipped first-layer sum
+/// `c = clamp(acc, 0, 127)`, that is `round(c² / 127.008)`, in `0..=127`
+/// (`pmulhrsw` on x86, `i16x8.q15mulr_sat` in WebAssembly: `c² ≤ 16,129`
+/// fits an `i16`).
+pub const SCRELU_MUL: i16 = 258;
+
+/// The activation after a network's first layer; every later layer is
+/// followed by the clipped ReLU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// `crelu(x) = min(max(x, 0), 1)`: the quantized sum clipped to `0..=127`.
+    #[default]
+    ClippedRelu,
+    /// `screlu(x) = crelu(x)²`: the clipped sum `c` squared and scaled back
+    /// to `0..=127` ([`SCRELU_MUL`]).
+    SquaredClippedRelu,
+}
+
+impl Activation {
+    /// Both activations, the default first.
+    pub const ALL: [Activation; 2] = [Activation::ClippedRelu, Activation::SquaredClippedRelu];
+
+    /// Short lower-case name: `crelu`, `screlu`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Activation::ClippedRelu => "crelu",
+            Activation::SquaredClippedRelu => "screlu",
+        }
+    }
+
+    /// The activation of a float sum `x` (the float reference and the
+    /// trainer compute it this way).
+    pub fn of(self, x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        match self {
+            Activation::ClippedRelu => c,
+            Activation::SquaredClippedRelu => c * c,
+        }
+    }
+
+    /// The word a weights file stores for it (format version 4).
+    pub const fn code(self) -> u32 {
+        match self {
+            Activation::ClippedRelu => 0,
+            Activation::SquaredClippedRelu => 1,
+        }
+    }
+
+    /// The activation a weights file's word names, if any.
+    pub const fn from_code(code: u32) -> Option<Activation> {
+        match code {
+            0 => Some(Activation::ClippedRelu),
+            1 => Some(Activation::SquaredClippedRelu),
+            _ => None,
+        }
+    }
+}
 
 /// Vectors are padded to a multiple of this many lanes, the widest SIMD
 /// register in bytes (AVX2: 32 × `u8`).
@@ -196,11 +260,27 @@ pub const PERSPECTIVE_TAG: u32 = 0x5045_5253; // "PERS"
 /// perspectives (the side to move's, then the other side's:
 /// [`Shape::perspective`](crate::Shape::perspective)) [`PERSPECTIVE_TAG`]
 /// mixed in, so that the two readings of one list of widths never share a
-/// hash.
-pub const fn arch_hash_of(tower: &[usize], head: &[usize], buckets: usize, perspective: bool) -> u32 {
+/// hash; for a first layer squared ([`Activation::SquaredClippedRelu`]),
+/// [`SQUARED_TAG`] and [`SCRELU_MUL`] after that.
+pub const fn arch_hash_of(
+    tower: &[usize],
+    head: &[usize],
+    buckets: usize,
+    perspective: bool,
+    activation: Activation,
+) -> u32 {
+    const PRIME: u32 = 0x0100_0193;
     let hash = arch_hash_with_buckets(tower, head, buckets);
-    if perspective { fnv_word(hash, PERSPECTIVE_TAG, 0x0100_0193) } else { hash }
+    let hash = if perspective { fnv_word(hash, PERSPECTIVE_TAG, PRIME) } else { hash };
+    match activation {
+        Activation::ClippedRelu => hash,
+        Activation::SquaredClippedRelu => fnv_word(fnv_word(hash, SQUARED_TAG, PRIME), SCRELU_MUL as u32, PRIME),
+    }
 }
+
+/// Word mixed into the architecture hash of a network whose first layer's
+/// activation is squared (see [`arch_hash_of`]).
+pub const SQUARED_TAG: u32 = 0x5343_524c; // "SCRL"
 
 /// Most outputs of a utility head ([`output_bucket`]).
 pub const MAX_BUCKETS: usize = 16;
@@ -306,6 +386,9 @@ const _: () = {
     assert!(DISTILLED_HASH != FULL_HASH);
     // maddubs (u8 × i8 pairs summed into i16) must not saturate.
     assert!(2 * (ACT_MAX as i32) * 128 <= i16::MAX as i32);
+    // The squared clipped sum fits an i16, and its scaled square is at most 127.
+    assert!((ACT_MAX as i32) * (ACT_MAX as i32) <= i16::MAX as i32);
+    assert!(((ACT_MAX as i32) * (ACT_MAX as i32) * SCRELU_MUL as i32 + (1 << 14)) >> 15 == ACT_MAX as i32);
     assert!(SIDE_TO_MOVE_INDEX as usize == 2 * 6 * 64);
     assert!(CASTLING_INDEX as usize + 4 == INPUTS);
     assert!(padded(MAX_EMBEDDING) == MAX_EMBEDDING);

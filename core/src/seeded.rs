@@ -119,6 +119,9 @@ pub fn kernel_mismatches(kernel: Kernel, rounds: usize, seed: u64) -> Vec<&'stat
         scalar::crelu_i16(&acc, &mut expected);
         kernels::crelu_i16(kernel, &acc, &mut actual);
         check("crelu_i16", expected == actual);
+        scalar::screlu_i16(&acc, &mut expected);
+        kernels::screlu_i16(kernel, &acc, &mut actual);
+        check("screlu_i16", expected == actual);
 
         let sums: Vec<i32> =
             (0..n).map(|_| if extreme { rng.random() } else { rng.random_range(-20_000..20_000) }).collect();

@@ -203,18 +203,27 @@ impl FloatNetwork {
         sums
     }
 
-    /// Pos2Vec: the embedding of a position, with clipped ReLUs. A
+    /// The first layer's activations of the position whose bits are
+    /// `features`: [`first_layer`](Self::first_layer) through the shape's
+    /// first activation ([`Shape::activation`]).
+    pub fn first_activations(&self, features: &Features) -> Vec<f32> {
+        let activation = self.shape.activation();
+        self.first_layer(features).into_iter().map(|x| activation.of(x)).collect()
+    }
+
+    /// Pos2Vec: the embedding of a position, with clipped ReLUs (the first
+    /// layer's activation as its shape says). A
     /// perspective network's embedding needs both views:
     /// [`embed_perspectives`](Self::embed_perspectives).
     pub fn embed(&self, features: &Features) -> Vec<f32> {
-        self.rest_of_tower(self.first_layer(features).into_iter().map(crelu).collect())
+        self.rest_of_tower(self.first_activations(features))
     }
 
     /// A perspective network's embedding: the first layer of the side to
     /// move's view (`own`) and of the other side's (`other`), side by side,
     /// through the rest of the tower.
     pub fn embed_perspectives(&self, own: &Features, other: &Features) -> Vec<f32> {
-        let act = self.first_layer(own).into_iter().chain(self.first_layer(other)).map(crelu).collect();
+        let act = self.first_activations(own).into_iter().chain(self.first_activations(other)).collect();
         self.rest_of_tower(act)
     }
 

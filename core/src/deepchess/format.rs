@@ -5,12 +5,13 @@
 //! | field | type |
 //! |---|---|
 //! | magic | `b"DCNN"` |
-//! | format version | `u32` ([`VERSION`] for a network with output buckets, else 2; version 1 files are read too) |
+//! | format version | `u32` ([`VERSION`] for a first layer squared, 3 for a network with output buckets, else 2; versions 1 to 3 are read too) |
 //! | architecture hash | `u32` ([`arch_hash_of`](crate::arch::arch_hash_of) of the sizes and kind below) |
 //! | tower widths | `u32` count, then `u32` each (773 first) |
 //! | comparison head widths | `u32` count (0: no comparison head), then `u32` each (2 last) |
 //! | utility head | `u32`: 0 none, 1 after the comparison head, 2 a perspective network's ([`Shape::perspective`]; version 2 on) |
-//! | output buckets | `u32`, 1 to [`MAX_BUCKETS`](crate::arch::MAX_BUCKETS) ([`Shape::with_buckets`]; version 3, and only with a utility head) |
+//! | output buckets | `u32`, 1 to [`MAX_BUCKETS`](crate::arch::MAX_BUCKETS) ([`Shape::with_buckets`]; version 3 on, and only with a utility head) |
+//! | first-layer activation | `u32`: 0 clipped ReLU, 1 squared ([`Activation`]; version 4 only) |
 //! | description | `u32` length, then UTF-8 (at most [`MAX_DESCRIPTION`](crate::file::MAX_DESCRIPTION) bytes) |
 //! | first layer | bias `i16[h]`, then weights `i16[773][h]`, one row per input bit |
 //! | each other tower layer, then each head layer | bias `i32[out]`, then weights `i8[out][in]` (perspective: the first `in = 2h`, the mover's half first) |
@@ -21,7 +22,8 @@
 //! builds from before it refuse such a file with
 //! [`WeightsError::BadUtility`], a typed error, rather than misread it; builds
 //! from before version 3 refuse a network with output buckets as
-//! [`WeightsError::UnsupportedVersion`]. Nothing follows the last tensor. Files are named by their
+//! [`WeightsError::UnsupportedVersion`], and builds from before version 4 a
+//! network whose first layer is squared. Nothing follows the last tensor. Files are named by their
 //! content: `deepchess-<first 12 hex digits of sha256>.dcnn` ([`file_name`]).
 
 use alloc::string::String;
@@ -29,6 +31,7 @@ use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
+use crate::arch::Activation;
 use crate::deepchess::shape::{Shape, ShapeError};
 use crate::file::{FileHeader, Format, Reader, UtilityDefect, WeightsError, write_description, write_u32};
 
@@ -39,12 +42,17 @@ pub const MAGIC: [u8; 4] = *b"DCNN";
 /// checkpoints, the same header followed by `f32` tensors.
 pub const FLOAT_MAGIC: [u8; 4] = *b"DCNF";
 
-/// The newest format version, which this build writes for a network with
-/// output buckets; it writes any other network as version 2, byte for byte
-/// what builds before output buckets wrote.
-pub const VERSION: u32 = 3;
+/// The newest format version, which this build writes for a network whose
+/// first layer is squared ([`Activation::SquaredClippedRelu`]); it writes a
+/// network with output buckets as version 3 and any other as version 2,
+/// byte for byte what the builds before each wrote.
+pub const VERSION: u32 = 4;
 
-/// The version of a network without output buckets.
+/// The version of a network with output buckets and a clipped first layer.
+const BUCKETS_VERSION: u32 = 3;
+
+/// The version of a network without output buckets and with a clipped
+/// first layer.
 const PLAIN_VERSION: u32 = 2;
 
 /// The oldest format version this build reads: version 1 files are
@@ -108,8 +116,15 @@ impl Header {
             },
         };
         let buckets = if version >= 3 && utility { reader.u32()? as usize } else { 1 };
+        let activation = match version {
+            4.. => {
+                let code = reader.u32()?;
+                Activation::from_code(code).ok_or(WeightsError::BadActivation { found: code })?
+            }
+            _ => Activation::ClippedRelu,
+        };
         let shape = if perspective { Shape::perspective(&tower)? } else { Shape::with_heads(&tower, &head, utility)? };
-        let shape = if utility { shape.with_buckets(buckets)? } else { shape };
+        let shape = if utility { shape.with_buckets(buckets)? } else { shape }.with_activation(activation);
         if hash != shape.hash() {
             return Err(WeightsError::ArchHashMismatch { found: hash, expected: shape.hash() });
         }
@@ -126,7 +141,14 @@ impl Header {
     /// [`write`](Self::write) as a file of `format`.
     pub fn write_as(&self, out: &mut Vec<u8>, format: Format) {
         let buckets = self.shape.buckets();
-        let version = if buckets > 1 { format.newest } else { PLAIN_VERSION };
+        let activation = self.shape.activation();
+        let version = if activation != Activation::ClippedRelu {
+            format.newest
+        } else if buckets > 1 {
+            BUCKETS_VERSION
+        } else {
+            PLAIN_VERSION
+        };
         FileHeader::write_version(out, format, version, self.shape.hash());
         for widths in [self.shape.tower(), self.shape.head()] {
             write_u32(out, widths.len() as u32);
@@ -138,6 +160,9 @@ impl Header {
         write_u32(out, utility);
         if version >= 3 && self.shape.has_utility() {
             write_u32(out, buckets as u32);
+        }
+        if version >= 4 {
+            write_u32(out, activation.code());
         }
         write_description(out, &self.description);
     }

@@ -278,7 +278,7 @@ impl Network {
     /// result; no buffers to zero).
     pub fn embed_with(&self, acc: &Accumulator, scratch: &mut Scratch) -> Embedding {
         let width = self.ft.width();
-        kernels::crelu_i16(self.kernel, acc.values(), &mut scratch.act[..width]);
+        kernels::first_activation(self.kernel, self.shape().activation(), acc.values(), &mut scratch.act[..width]);
         if self.shape().is_perspective() {
             scratch.act[width..2 * width].fill(0);
         }

@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::arch::{self, INPUTS, MAX_BUCKETS, MAX_EMBEDDING, MAX_LAYERS, MAX_WIDTH};
+use crate::arch::{self, Activation, INPUTS, MAX_BUCKETS, MAX_EMBEDDING, MAX_LAYERS, MAX_WIDTH};
 
 /// Layer sizes of the tower (Pos2Vec), the comparison head, each list
 /// including its input width, and whether a utility head (`embedding → 1`)
@@ -33,6 +33,8 @@ pub struct Shape {
     /// ([`Shape::with_buckets`]); 1 for a plain utility head, and without
     /// one.
     buckets: usize,
+    /// The first layer's activation ([`Shape::with_activation`]).
+    activation: Activation,
 }
 
 impl Shape {
@@ -87,7 +89,14 @@ impl Shape {
                 return Err(ShapeError::WrongOutputs { found: outputs });
             }
         }
-        Ok(Shape { tower: tower.to_vec(), head: head.to_vec(), utility, perspective: false, buckets: 1 })
+        Ok(Shape {
+            tower: tower.to_vec(),
+            head: head.to_vec(),
+            utility,
+            perspective: false,
+            buckets: 1,
+            activation: Activation::ClippedRelu,
+        })
     }
 
     /// A value network read from both perspectives, as NNUE engines read
@@ -126,7 +135,7 @@ impl Shape {
     /// The same sizes with a utility head added (or removed). A perspective
     /// network keeps its utility head: removing it is
     /// [`ShapeError::NoHead`]. Its buckets ([`with_buckets`](Self::with_buckets))
-    /// go with it.
+    /// go with it; the first layer's activation stays.
     pub fn with_utility(&self, utility: bool) -> Result<Shape, ShapeError> {
         if self.perspective {
             return if utility { Ok(self.clone()) } else { Err(ShapeError::NoHead) };
@@ -134,7 +143,7 @@ impl Shape {
         if utility && self.utility {
             return Ok(self.clone());
         }
-        Shape::with_heads(&self.tower, &self.head, utility)
+        Ok(Shape::with_heads(&self.tower, &self.head, utility)?.with_activation(self.activation))
     }
 
     /// The same network with a utility head of `buckets` outputs
@@ -164,6 +173,32 @@ impl Shape {
             return Err(ShapeError::BucketsWithoutUtility);
         }
         Ok(Shape { buckets, ..self.clone() })
+    }
+
+    /// The same network with its first layer followed by `activation`: the
+    /// squared clipped ReLU ([`Activation::SquaredClippedRelu`]) as engines
+    /// that learn from their own games use it, or the clipped ReLU (the
+    /// default). Any network may have either; the other layers keep the
+    /// clipped ReLU.
+    ///
+    /// ```
+    /// use deepchess_core::{Shape, ShapeError, arch::Activation};
+    ///
+    /// let plain = Shape::with_heads(&[773, 256, 32], &[], true)?;
+    /// let squared = plain.with_activation(Activation::SquaredClippedRelu);
+    /// assert_eq!(squared.activation(), Activation::SquaredClippedRelu);
+    /// assert_eq!(plain.with_activation(Activation::ClippedRelu), plain);
+    /// assert_ne!(squared.hash(), plain.hash());
+    /// assert_eq!(squared.to_string(), "773-256-32 + utility 32-1, first layer screlu");
+    /// # Ok::<_, ShapeError>(())
+    /// ```
+    pub fn with_activation(&self, activation: Activation) -> Shape {
+        Shape { activation, ..self.clone() }
+    }
+
+    /// The first layer's activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
     }
 
     /// Outputs of the utility head (1 for a plain one, and without one).
@@ -206,6 +241,7 @@ impl Shape {
             utility: false,
             perspective: false,
             buckets: 1,
+            activation: Activation::ClippedRelu,
         }
     }
 
@@ -217,6 +253,7 @@ impl Shape {
             utility: false,
             perspective: false,
             buckets: 1,
+            activation: Activation::ClippedRelu,
         }
     }
 
@@ -239,13 +276,14 @@ impl Shape {
     /// The architecture hash of these sizes under this build's quantization.
     pub fn hash(&self) -> u32 {
         let buckets = if self.utility { self.buckets } else { 0 };
-        arch::arch_hash_of(&self.tower, &self.head, buckets, self.perspective)
+        arch::arch_hash_of(&self.tower, &self.head, buckets, self.perspective, self.activation)
     }
 }
 
 /// Prints `773-100-100-100 + 200-100-100-2`, with ` + utility 100-1` when
 /// the network has a utility head (`32-8 (output buckets)` where it has
-/// buckets); a perspective network's first layer as `(773-256)x2`.
+/// buckets); a perspective network's first layer as `(773-256)x2`; `, first
+/// layer screlu` where the first layer's activation is squared.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let widths = |f: &mut fmt::Formatter<'_>, layers: &[usize]| {
@@ -272,6 +310,9 @@ impl fmt::Display for Shape {
             if self.buckets > 1 {
                 f.write_str(" (output buckets)")?;
             }
+        }
+        if self.activation != Activation::ClippedRelu {
+            write!(f, ", first layer {}", self.activation.name())?;
         }
         Ok(())
     }

@@ -74,8 +74,9 @@ impl Network {
             return self.embed_with(mover, scratch);
         }
         let width = self.feature_transformer().width();
-        kernels::crelu_i16(self.kernel(), mover.values(), &mut scratch.act[..width]);
-        kernels::crelu_i16(self.kernel(), other.values(), &mut scratch.act[width..2 * width]);
+        let activation = self.shape().activation();
+        kernels::first_activation(self.kernel(), activation, mover.values(), &mut scratch.act[..width]);
+        kernels::first_activation(self.kernel(), activation, other.values(), &mut scratch.act[width..2 * width]);
         self.rest_of_tower(scratch)
     }
 

@@ -51,6 +51,12 @@ pub enum WeightsError {
         /// What is wrong.
         reason: UtilityDefect,
     },
+    /// The first layer's activation word (format version 4) names no
+    /// activation this build knows.
+    BadActivation {
+        /// The word in the file.
+        found: u32,
+    },
     /// A learner's network file ([`crate::learned`]) describes no network
     /// this build can run.
     BadLearned {
@@ -106,6 +112,9 @@ impl fmt::Display for WeightsError {
             WeightsError::BadUtility { reason: UtilityDefect::Scale(bits) } => {
                 let scale = f32::from_bits(*bits);
                 write!(f, "weights utility-head centipawn scale {scale} is not a positive number up to 100000")
+            }
+            WeightsError::BadActivation { found } => {
+                write!(f, "weights first-layer activation is {found}, expected 0 (clipped ReLU) or 1 (squared)")
             }
             WeightsError::BadLearned { reason } => write!(f, "bad learner network: {reason}"),
             WeightsError::BadAlphaZero { reason } => write!(f, "bad AlphaZero network: {reason}"),

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::arch::{ACT_MAX, WEIGHT_SCALE_BITS};
+use crate::arch::{ACT_MAX, SCRELU_MUL, WEIGHT_SCALE_BITS};
 
 /// `acc += row`, wrapping.
 ///
@@ -71,6 +71,29 @@ pub unsafe fn crelu_i16(acc: &[i16], out: &mut [u8]) {
             let lo = _mm256_min_epi16(load(a.as_ptr()), max);
             let hi = _mm256_min_epi16(load(a.as_ptr().add(16)), max);
             // packus saturates negatives to 0 but interleaves the 128-bit lanes.
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(lo, hi));
+            _mm256_storeu_si256(o.as_mut_ptr().cast(), packed);
+        }
+    }
+}
+
+/// `out = (c² · 258 + 2¹⁴) >> 15` of `c = clamp(acc, 0, 127)`: `c²` in
+/// `mullo` (at most 16,129), then `mulhrs`, which is that rounded shift.
+///
+/// # Safety
+/// The CPU must support AVX2; `acc.len() == out.len()`, a multiple of 32.
+#[target_feature(enable = "avx2")]
+pub unsafe fn screlu_i16(acc: &[i16], out: &mut [u8]) {
+    #[target_feature(enable = "avx2")]
+    fn square(v: __m256i) -> __m256i {
+        let c = _mm256_max_epi16(_mm256_min_epi16(v, _mm256_set1_epi16(i16::from(ACT_MAX))), _mm256_setzero_si256());
+        _mm256_mulhrs_epi16(_mm256_mullo_epi16(c, c), _mm256_set1_epi16(SCRELU_MUL))
+    }
+    for (a, o) in acc.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+        // SAFETY: 32 i16 in, 32 u8 out; unaligned loads and stores.
+        unsafe {
+            let (lo, hi) = (square(load(a.as_ptr())), square(load(a.as_ptr().add(16))));
+            // packus interleaves the 128-bit lanes; every value is in 0..=127.
             let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(lo, hi));
             _mm256_storeu_si256(o.as_mut_ptr().cast(), packed);
         }

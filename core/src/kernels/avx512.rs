@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-pub use super::avx2::{add_f32, crelu_i16, crelu_i32, dense_f32, gemm_f32};
+pub use super::avx2::{add_f32, crelu_i16, crelu_i32, dense_f32, gemm_f32, screlu_i16};
 
 /// `acc += row`, wrapping.
 ///

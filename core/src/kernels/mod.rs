@@ -12,6 +12,7 @@
 //! | [`sub_i16`] | `acc -= row` (wrapping), a first-layer column going out |
 //! | [`update_i16`] | `out = src − Σ removed + Σ added` (wrapping), a move's change from the parent's sums in one pass |
 //! | [`crelu_i16`] | `out = clamp(acc, 0, 127)` |
+//! | [`screlu_i16`] | `out = (c² · 258 + 2¹⁴) >> 15`, `c = clamp(acc, 0, 127)`: the squared clipped ReLU |
 //! | [`dense`] | `out[o] = bias[o] + Σ input[i] * weights[o][i]` (`u8 × i8 → i32`) |
 //! | [`dense_packed`] | the same, the weights in [`pack_dense`]'s order (AVX-512's fast way) |
 //! | [`crelu_i32`] | `out = clamp((sum + 32) >> 6, 0, 127)` |
@@ -21,7 +22,7 @@
 
 use alloc::vec::Vec;
 
-use crate::arch::PADDING;
+use crate::arch::{Activation, PADDING};
 
 pub mod scalar;
 
@@ -202,6 +203,22 @@ pub fn crelu_i16(kernel: Kernel, acc: &[i16], out: &mut [u8]) {
     check_padded(acc.len());
     assert_eq!(acc.len(), out.len());
     dispatch!(kernel, crelu_i16(acc, out))
+}
+
+/// `out = (c² · 258 + 2¹⁴) >> 15` of `c = clamp(acc, 0, 127)`
+/// ([`SCRELU_MUL`](crate::arch::SCRELU_MUL)).
+pub fn screlu_i16(kernel: Kernel, acc: &[i16], out: &mut [u8]) {
+    check_padded(acc.len());
+    assert_eq!(acc.len(), out.len());
+    dispatch!(kernel, screlu_i16(acc, out))
+}
+
+/// The first layer's activation `activation` of `acc` into `out`.
+pub fn first_activation(kernel: Kernel, activation: Activation, acc: &[i16], out: &mut [u8]) {
+    match activation {
+        Activation::ClippedRelu => crelu_i16(kernel, acc, out),
+        Activation::SquaredClippedRelu => screlu_i16(kernel, acc, out),
+    }
 }
 
 /// `acc += row` (`f32`).

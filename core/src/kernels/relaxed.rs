@@ -24,7 +24,9 @@ use core::arch::wasm32::*;
 use crate::arch::ACT_MAX;
 
 use super::simd128::dense_by;
-pub use super::simd128::{add_f32, add_i16, crelu_i16, crelu_i32, dense_f32, gemm_f32, sub_i16, update_i16};
+pub use super::simd128::{
+    add_f32, add_i16, crelu_i16, crelu_i32, dense_f32, gemm_f32, screlu_i16, sub_i16, update_i16,
+};
 
 /// `out[o] = bias[o] + Σ_i input[i] * weights[o][i]`, inputs at most 127:
 /// SIMD128's loop ([`dense_by`]), with each 16 products one instruction

@@ -1,6 +1,6 @@
 //! The scalar oracle: plain Rust that every SIMD kernel must equal bit for bit.
 
-use crate::arch::{ACT_MAX, WEIGHT_SCALE_BITS};
+use crate::arch::{ACT_MAX, SCRELU_MUL, WEIGHT_SCALE_BITS};
 
 /// `acc += row`, wrapping.
 pub fn add_i16(acc: &mut [i16], row: &[i16]) {
@@ -35,6 +35,15 @@ pub fn update_i16(src: &[i16], removed: &[&[i16]], added: &[&[i16]], out: &mut [
 pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
     for (o, &a) in out.iter_mut().zip(acc) {
         *o = a.clamp(0, i16::from(ACT_MAX)) as u8;
+    }
+}
+
+/// `out = (c² · 258 + 2¹⁴) >> 15` of `c = clamp(acc, 0, 127)`: the squared
+/// clipped ReLU, `round(c² / 127)` in `0..=127` ([`SCRELU_MUL`]).
+pub fn screlu_i16(acc: &[i16], out: &mut [u8]) {
+    for (o, &a) in out.iter_mut().zip(acc) {
+        let c = i32::from(a.clamp(0, i16::from(ACT_MAX)));
+        *o = ((c * c * i32::from(SCRELU_MUL) + (1 << 14)) >> 15) as u8;
     }
 }
 

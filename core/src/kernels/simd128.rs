@@ -6,7 +6,7 @@
 
 use core::arch::wasm32::*;
 
-use crate::arch::{ACT_MAX, WEIGHT_SCALE_BITS};
+use crate::arch::{ACT_MAX, SCRELU_MUL, WEIGHT_SCALE_BITS};
 
 /// `acc += row`, wrapping.
 pub fn add_i16(acc: &mut [i16], row: &[i16]) {
@@ -88,6 +88,20 @@ pub fn crelu_i16(acc: &[i16], out: &mut [u8]) {
         let hi = i16x8_min(load(&a[8..]), max);
         // The narrowing saturates negatives to 0.
         store(o, u8x16_narrow_i16x8(lo, hi));
+    }
+}
+
+/// `out = (c² · 258 + 2¹⁴) >> 15` of `c = clamp(acc, 0, 127)`: `c²` in
+/// `i16x8.mul` (at most 16,129), then `i16x8.q15mulr_sat`, which is that
+/// rounded shift (it saturates only at `−32,768²`).
+pub fn screlu_i16(acc: &[i16], out: &mut [u8]) {
+    let (zero, max, mul) = (i16x8_splat(0), i16x8_splat(i16::from(ACT_MAX)), i16x8_splat(SCRELU_MUL));
+    let square = |v: v128| {
+        let c = i16x8_max(i16x8_min(v, max), zero);
+        i16x8_q15mulr_sat(i16x8_mul(c, c), mul)
+    };
+    for (a, o) in acc.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+        store(o, u8x16_narrow_i16x8(square(load(a)), square(load(&a[8..]))));
     }
 }
 

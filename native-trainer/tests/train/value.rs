@@ -2,6 +2,7 @@
 //! learns, resumes exactly, exports, and its integer evaluation follows the
 //! float model within a stated bound.
 
+use deepchess_core::arch::Activation;
 use deepchess_trainer::data::{Eval, GameResult, Record};
 use deepchess_trainer::train::deepchess::value::{self, TargetConfig, ValueConfig, ValueLearner};
 use deepchess_trainer::train::deepchess::value_model::ValueNet;
@@ -25,6 +26,14 @@ fn perspective_config(epochs: usize) -> ValueConfig {
 fn bucketed_config(epochs: usize) -> ValueConfig {
     let mut config = smoke_config(epochs);
     config.output_buckets = Some(8);
+    config
+}
+
+/// The smoke preset from both perspectives, its first layer squared
+/// (`--perspective --screlu`).
+fn squared_config(epochs: usize) -> ValueConfig {
+    let mut config = perspective_config(epochs);
+    config.screlu = Some(true);
     config
 }
 
@@ -72,6 +81,13 @@ fn bucketed_network_learns_resumes_and_exports_within_bound() {
     learns_resumes_and_exports_within_bound(bucketed_config);
 }
 
+/// The same with the first layer's clipped ReLU squared: burn, core's float
+/// reference and the integer network square it alike.
+#[test]
+fn squared_network_learns_resumes_and_exports_within_bound() {
+    learns_resumes_and_exports_within_bound(squared_config);
+}
+
 fn learns_resumes_and_exports_within_bound(smoke_config: fn(usize) -> ValueConfig) {
     let Fixture { _turn, dir, data } = fixture(None, every_position());
     let full = dir.path().join("full");
@@ -100,6 +116,7 @@ fn learns_resumes_and_exports_within_bound(smoke_config: fn(usize) -> ValueConfi
     assert_eq!(net.shape(), &shape);
     assert_eq!(net.shape().is_perspective(), config.perspective == Some(true));
     assert_eq!(net.shape().buckets(), config.output_buckets.unwrap_or(1));
+    assert_eq!(net.shape().activation() == Activation::SquaredClippedRelu, config.screlu == Some(true));
 
     let val = Dataset::open(&data.join("val.bin")).unwrap();
     let records = &val.records()[..200];
@@ -140,6 +157,7 @@ fn batches_gathered_on_the_device_train_the_hosts_network() {
     batches_on_the_device_train_the_hosts_network(smoke_config);
     batches_on_the_device_train_the_hosts_network(perspective_config);
     batches_on_the_device_train_the_hosts_network(bucketed_config);
+    batches_on_the_device_train_the_hosts_network(squared_config);
 }
 
 fn batches_on_the_device_train_the_hosts_network(smoke_config: fn(usize) -> ValueConfig) {

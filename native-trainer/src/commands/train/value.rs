@@ -34,6 +34,11 @@ pub struct ValueArgs {
     /// is one output.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=deepchess_core::arch::MAX_BUCKETS as i64))]
     output_buckets: Option<u32>,
+    /// Square the first layer's clipped ReLU (SCReLU, `min(max(x, 0), 1)²`),
+    /// as engines that learn from their own games do; the later layers keep
+    /// the clipped ReLU.
+    #[arg(long)]
+    screlu: bool,
     /// λ, the weight of the game result where the position has an engine evaluation.
     #[arg(long)]
     lambda: Option<f64>,
@@ -63,6 +68,9 @@ pub(super) fn run(args: &ValueArgs) -> anyhow::Result<()> {
     }
     if let Some(buckets) = args.output_buckets {
         config.output_buckets = Some(buckets as usize);
+    }
+    if args.screlu {
+        config.screlu = Some(true);
     }
     set(&mut config.target.lambda, args.lambda.map(|l| l.clamp(0.0, 1.0)));
     set(&mut config.target.eval_scale_cp, args.eval_scale);

@@ -26,6 +26,7 @@ use burn::config::Config;
 use burn::module::Module;
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Int, Tensor, TensorData};
+use deepchess_core::arch::Activation;
 use deepchess_core::{FloatNetwork, Network, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -91,6 +92,11 @@ pub struct ValueConfig {
     /// `config.json` written before the setting existed still resumes (as
     /// `None`: one output).
     pub output_buckets: Option<usize>,
+    /// Whether the first layer's activation is the squared clipped ReLU
+    /// ([`Activation::SquaredClippedRelu`]; `--screlu`). An `Option`, so
+    /// that a `config.json` written before the setting existed still resumes
+    /// (as `None`: the clipped ReLU).
+    pub screlu: Option<bool>,
 }
 
 impl ValueConfig {
@@ -101,7 +107,9 @@ impl ValueConfig {
         } else {
             Shape::with_heads(&self.tower, &[], true)?
         };
-        Ok(shape.with_buckets(self.output_buckets.unwrap_or(1))?)
+        let activation =
+            if self.screlu == Some(true) { Activation::SquaredClippedRelu } else { Activation::ClippedRelu };
+        Ok(shape.with_buckets(self.output_buckets.unwrap_or(1))?.with_activation(activation))
     }
 
     /// Centipawns per unit of `s` in the exported network.
@@ -347,10 +355,11 @@ impl Learner for ValueLearner {
             .and_then(|r| r.val_accuracy)
             .map_or_else(|| "none (no held-out pairs)".to_owned(), |a| format!("{a:.4}"));
         float.description = format!(
-            "DeepChess value network {}{:?} + utility{}, trained position by position on λ·result + (1 − λ)·P(eval) \
+            "DeepChess value network {}{:?}{} + utility{}, trained position by position on λ·result + (1 − λ)·P(eval) \
              (λ = {}, s = {} cp){}{}; {} epochs of {} positions; validation pair accuracy {}",
             if self.config.perspective == Some(true) { "from both perspectives, " } else { "" },
             self.config.tower,
+            if self.config.screlu == Some(true) { ", first layer squared clipped ReLU" } else { "" },
             match self.config.output_buckets {
                 Some(buckets) if buckets > 1 => format!(" of {buckets} output buckets by material"),
                 _ => String::new(),

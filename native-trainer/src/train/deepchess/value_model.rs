@@ -6,11 +6,11 @@
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
 use burn::tensor::{Device, Int, Tensor};
-use deepchess_core::arch::SIDE_TO_MOVE_INDEX;
+use deepchess_core::arch::{Activation, SIDE_TO_MOVE_INDEX};
 use deepchess_core::{FloatLayer, FloatNetwork, Shape};
 
 use crate::train::deepchess::model::{Siamese, clip, copy_layer};
-use crate::train::runner::tensors::{Positions, crelu};
+use crate::train::runner::tensors::{Positions, activate};
 
 /// A tower and a utility head `u`; the network's value of a position `x` is
 /// the symmetrized utility `s(x) = (u(x) − u(x̄)) / 2`, where `x̄` is the
@@ -27,6 +27,9 @@ use crate::train::runner::tensors::{Positions, crelu};
 /// With output buckets ([`Shape::with_buckets`]) the utility head has one
 /// output per bucket and each position reads the one its men pick
 /// ([`deepchess_core::arch::output_bucket`]), its mirror image the same.
+///
+/// The first layer's activation is the clipped ReLU, or its square
+/// ([`Shape::with_activation`]); every later layer's is the clipped ReLU.
 #[derive(Module, Debug)]
 pub struct ValueNet {
     /// The tower (a Siamese network without a comparison head).
@@ -37,6 +40,9 @@ pub struct ValueNet {
     perspective: bool,
     /// Outputs of the utility head (1: no buckets).
     buckets: usize,
+    /// Whether the first layer's activation is squared
+    /// ([`Activation::SquaredClippedRelu`]).
+    squared: bool,
 }
 
 impl ValueNet {
@@ -53,7 +59,18 @@ impl ValueNet {
             utility: LinearConfig::new(shape.embedding(), shape.buckets()).init(device),
             perspective: shape.is_perspective(),
             buckets: shape.buckets(),
+            squared: shape.activation() == Activation::SquaredClippedRelu,
         }
+    }
+
+    /// The first layer's activation.
+    fn activation(&self) -> Activation {
+        if self.squared { Activation::SquaredClippedRelu } else { Activation::ClippedRelu }
+    }
+
+    /// The first layer's activations of `positions`, `[batch, h]`.
+    fn first(&self, positions: &Positions) -> Tensor<2> {
+        activate(self.activation(), self.tower.first_sums(positions))
     }
 
     /// Each position's output bucket, `[batch, 1]`: its men (the active
@@ -83,7 +100,8 @@ impl ValueNet {
         if self.perspective {
             return self.forward_perspectives(positions, mirrored);
         }
-        let utilities = self.utility_at(self.tower.embed(&positions.concat(mirrored)), positions, 2); // [2 * batch, 1]
+        let embeddings = self.tower.rest(self.first(&positions.concat(mirrored)));
+        let utilities = self.utility_at(embeddings, positions, 2); // [2 * batch, 1]
         let [own, mirror] = <[Tensor<2>; 2]>::try_from(utilities.chunk(2, 0)).expect("two equal halves");
         own.sub(mirror).mul_scalar(0.5)
     }
@@ -94,7 +112,7 @@ impl ValueNet {
     /// move is told by the position's own reading: its side-to-move bit is
     /// set when White is to move.
     fn forward_perspectives(&self, positions: &Positions, mirrored: &Positions) -> Tensor<2> {
-        let first = crelu(self.tower.first_sums(&positions.concat(mirrored))); // [2 * batch, h]
+        let first = self.first(&positions.concat(mirrored)); // [2 * batch, h]
         let [own, mirror] = <[Tensor<2>; 2]>::try_from(first.chunk(2, 0)).expect("two equal halves");
         let white = positions.indices.clone().equal_elem(i64::from(SIDE_TO_MOVE_INDEX)).int().sum_dim(1).float(); // [batch, 1]
         let black = white.clone().neg().add_scalar(1.0);
@@ -112,6 +130,7 @@ impl ValueNet {
             utility: clip(self.utility),
             perspective: self.perspective,
             buckets: self.buckets,
+            squared: self.squared,
         }
     }
 
@@ -121,6 +140,7 @@ impl ValueNet {
         if self.perspective { Shape::perspective(&tower) } else { Shape::with_heads(&tower, &[], true) }
             .and_then(|shape| shape.with_buckets(self.buckets))
             .expect("built from a valid shape")
+            .with_activation(self.activation())
     }
 
     /// Core's float reference of this network, with `cp_scale` centipawns

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use burn::module::{Module, ModuleMapper, Param};
 use burn::nn::Linear;
 use burn::tensor::{Device, Distribution, IndexingUpdateOp, Int, Tensor, TensorData};
-use deepchess_core::arch::{INPUTS, MAX_ACTIVE};
+use deepchess_core::arch::{Activation, INPUTS, MAX_ACTIVE};
 
 use crate::train::runner::bag;
 
@@ -195,6 +195,21 @@ pub fn crelu<const D: usize>(x: Tensor<D>) -> Tensor<D> {
     let above = value.clone().greater_equal_elem(1.0).float();
     let inside = value.greater_elem(0.0).float().sub(above.clone());
     x.mul(inside).add(above)
+}
+
+/// The squared clipped ReLU, `crelu(x)²` ([`Activation::SquaredClippedRelu`]):
+/// [`crelu`] times itself, so its gradient is `2 · crelu(x)` inside the clip.
+pub fn screlu<const D: usize>(x: Tensor<D>) -> Tensor<D> {
+    let c = crelu(x);
+    c.clone().mul(c)
+}
+
+/// `activation` of `x`: [`crelu`] or [`screlu`].
+pub fn activate<const D: usize>(activation: Activation, x: Tensor<D>) -> Tensor<D> {
+    match activation {
+        Activation::ClippedRelu => crelu(x),
+        Activation::SquaredClippedRelu => screlu(x),
+    }
 }
 
 /// Makes every parameter of `module` a fresh leaf of the autodiff graph.
