@@ -37,21 +37,32 @@ pub extern "C" fn dc_kernel() -> u32 {
 
 /// Runs every kernel this build has against the scalar oracle on `rounds`
 /// random inputs, then checks that whole-network inference agrees between
-/// kernels. Returns the number of failed checks: 0 means bit-exact.
+/// kernels: the distilled network's embeddings and comparisons, and a value
+/// network's evaluation through the mirror (the default network's kind).
+/// Returns the number of failed checks: 0 means bit-exact.
 #[unsafe(no_mangle)]
 pub extern "C" fn dc_selftest(rounds: u32, seed: u32) -> u32 {
     let mut failures = 0;
     let bytes = seeded::network(&Shape::distilled(), 2.0, u64::from(seed)).to_bytes();
     let Ok(mut scalar) = Network::from_bytes(&bytes) else { return u32::MAX };
     scalar.set_kernel(Kernel::Scalar);
+    let Ok(value_shape) = Shape::with_heads(&[773, 256, 32], &[], true) else { return u32::MAX };
+    let Ok(mut scalar_value) = Network::from_bytes(&seeded::network(&value_shape, 1.5, u64::from(seed)).to_bytes())
+    else {
+        return u32::MAX;
+    };
+    scalar_value.set_kernel(Kernel::Scalar);
     for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
         failures += seeded::kernel_mismatches(kernel, rounds as usize, u64::from(seed)).len() as u32;
         let mut net = scalar.clone();
         net.set_kernel(kernel);
+        let mut value = scalar_value.clone();
+        value.set_kernel(kernel);
         for (pos, _) in seeded::playout(200, u64::from(seed)) {
             let (a, b) = (net.embed_position(&pos), scalar.embed_position(&pos));
             failures += u32::from(a != b);
             failures += u32::from(net.logits(&a, &Embedding::ZERO) != scalar.logits(&b, &Embedding::ZERO));
+            failures += u32::from(value.value_difference(&pos) != scalar_value.value_difference(&pos));
         }
     }
     failures
