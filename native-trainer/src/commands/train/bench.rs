@@ -1,6 +1,7 @@
 //! `deepchess train bench`: training speed of a learner's steps on generated positions.
 
 use deepchess_core::Shape;
+use deepchess_core::arch::Activation;
 
 use super::ShapeArgs;
 
@@ -27,6 +28,14 @@ pub struct BenchArgs {
     /// --perspective` trains it.
     #[arg(long)]
     perspective: bool,
+    /// With `--learner value`: this many output buckets, as `train value --output-buckets` trains
+    /// them.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=deepchess_core::arch::MAX_BUCKETS as i64))]
+    output_buckets: u32,
+    /// With `--learner value`: the first layer's clipped ReLU squared, as `train value --screlu`
+    /// trains it.
+    #[arg(long)]
+    screlu: bool,
     /// The AlphaZero network's residual blocks (`--learner az`).
     #[arg(long, default_value_t = 6)]
     blocks: usize,
@@ -91,6 +100,16 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (true, BenchLearner::Value) => Shape::perspective(shape.tower())?,
         (true, _) => anyhow::bail!("--perspective is for --learner value"),
     };
+    let shape = match args.learner {
+        BenchLearner::Value => {
+            let activation = if args.screlu { Activation::SquaredClippedRelu } else { Activation::ClippedRelu };
+            shape.with_utility(true)?.with_buckets(args.output_buckets as usize)?.with_activation(activation)
+        }
+        _ if args.screlu || args.output_buckets > 1 => {
+            anyhow::bail!("--screlu and --output-buckets are for --learner value")
+        }
+        _ => shape,
+    };
     let (device, device_name) = device::select(args.device)?;
     choose_first_layer(args.first_layer);
     choose_conv(args.conv);
@@ -119,7 +138,7 @@ pub(super) fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchLearner::Siamese => println!("network           : siamese {:?} + {:?}", shape.tower(), shape.head()),
         BenchLearner::Value => {
             let reading = if shape.is_perspective() { "from both perspectives" } else { "through the mirror" };
-            println!("network           : value {:?} + utility, read {reading}", shape.tower());
+            println!("network           : value {shape}, read {reading}");
         }
         BenchLearner::Az => {
             println!("network           : az {} blocks × {} filters", args.blocks, args.filters);

@@ -261,6 +261,8 @@ fn az(options: &SpeedOptions, records: &[Record], device: &Device) -> Speed {
 
 #[cfg(all(test, feature = "flex"))]
 mod tests {
+    use deepchess_core::arch::Activation;
+
     use super::*;
 
     #[test]
@@ -268,12 +270,15 @@ mod tests {
         let records = random_records(50, 1);
         assert_eq!(records.len(), 50);
         assert!(records.iter().all(|r| r.position().is_some()));
-        // The value learner also read from both perspectives (`train bench --perspective`).
+        // The value learner also read from both perspectives (`train bench --perspective`), and
+        // with eight output buckets and a squared first layer (`--output-buckets 8 --screlu`).
         let perspective = Shape::perspective(&[773, 64, 32]).unwrap();
+        let squared = perspective.with_buckets(8).unwrap().with_activation(Activation::SquaredClippedRelu);
         let cases = [
             (BenchLearner::Siamese, Shape::distilled()),
             (BenchLearner::Value, Shape::distilled()),
             (BenchLearner::Value, perspective),
+            (BenchLearner::Value, squared),
             (BenchLearner::Az, Shape::distilled()),
         ];
         for (learner, shape) in cases {
