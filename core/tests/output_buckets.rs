@@ -79,13 +79,7 @@ fn the_integer_value_follows_the_float_one_bucket_by_bucket() {
 #[test]
 fn every_kernel_evaluates_as_the_scalar_oracle() {
     let positions: Vec<Chess> = positions().collect();
-    for shape in [Shape::with_heads(&[773, 256, 32], &[], true), Shape::perspective(&[773, 256, 32])] {
-        let shape = shape.unwrap().with_buckets(8).unwrap();
-        common::value_net::assert_kernels_match_oracle(
-            &Network::from_bytes(&float(&shape, 7).to_bytes()).unwrap(),
-            &positions,
-        );
-    }
+    common::value_net::assert_wide_kernels_match_oracle(&positions, |shape| shape.with_buckets(8).unwrap());
 }
 
 /// The scalar search's evaluator follows the path move by move with both

@@ -147,13 +147,7 @@ fn the_integer_evaluation_stays_close_to_float() {
 #[test]
 fn every_kernel_evaluates_as_the_scalar_oracle() {
     let positions: Vec<Chess> = positions().collect();
-    for shape in [Shape::with_heads(&[773, 256, 32], &[], true), Shape::perspective(&[773, 256, 32])] {
-        let shape = shape.unwrap().with_activation(SQUARED);
-        common::value_net::assert_kernels_match_oracle(
-            &Network::from_bytes(&float(&shape, 7).to_bytes()).unwrap(),
-            &positions,
-        );
-    }
+    common::value_net::assert_wide_kernels_match_oracle(&positions, |shape| shape.with_activation(SQUARED));
 }
 
 /// The scalar search's evaluator, move by move with both accumulators and

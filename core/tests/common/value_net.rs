@@ -5,7 +5,7 @@
 
 use deepchess_core::search::scalar::{Evaluator, NetEvaluator};
 use deepchess_core::uci::UciEngine;
-use deepchess_core::{Kernel, Network, seeded};
+use deepchess_core::{Kernel, Network, Shape, seeded};
 use shakmaty::{Chess, Position};
 
 /// Every kernel this machine runs gives the scalar oracle's value of each
@@ -19,6 +19,20 @@ pub fn assert_kernels_match_oracle(net: &Network, positions: &[Chess]) {
         assert!(net.set_kernel(kernel));
         let got: Vec<_> = positions.iter().map(|p| net.value_difference(p)).collect();
         assert!(got == expected, "{}: {} differs from the scalar oracle", net.shape(), kernel.name());
+    }
+}
+
+/// [`assert_kernels_match_oracle`] on seeded 773-256-32 networks (the
+/// default's width, so that every SIMD loop runs whole), through the mirror
+/// and from both perspectives, each shape made the kind under test by
+/// `kind` (output buckets, a squared first layer).
+pub fn assert_wide_kernels_match_oracle(positions: &[Chess], kind: impl Fn(Shape) -> Shape) {
+    for shape in [Shape::with_heads(&[773, 256, 32], &[], true), Shape::perspective(&[773, 256, 32])] {
+        let shape = kind(shape.unwrap());
+        assert_kernels_match_oracle(
+            &Network::from_bytes(&seeded::network(&shape, 1.5, 7).to_bytes()).unwrap(),
+            positions,
+        );
     }
 }
 
