@@ -31,7 +31,7 @@ test('the page loads with the board, the engine and no errors', async () => {
   await page.click('#engine-status');
   assert.match(
     await page.textContent('#engine-details'),
-    /^DeepChess \S+, WebAssembly with (relaxed SIMD|SIMD|no SIMD)( and threads)? · up to \d threads here · network built in: 773-\S+ \+ utility \S+ · plays alpha-beta, MCTS$/,
+    /^DeepChess \S+, WebAssembly with (relaxed SIMD|SIMD|no SIMD)( and threads)? · up to \d threads here · network built in: 773-\S+ \+ utility \S+(, first layer screlu)? · plays alpha-beta, MCTS$/,
   );
   await page.click('#engine-status');
   assert.ok(await page.locator('#engine-details').isHidden());
