@@ -1,7 +1,8 @@
 //! Batched Pos2Vec embeddings on WebGPU, through wgpu's WebGPU backend.
 //!
 //! The shader (`tower.wgsl`) computes the quantized tower with the same
-//! integer arithmetic as core's scalar oracle, so its embeddings equal the
+//! integer arithmetic as core's scalar oracle (the first layer's clipped ReLU
+//! squared where the network's is), so its embeddings equal the
 //! CPU's exactly: the stated tolerance is zero, and the browser test checks
 //! it. Head comparisons stay on the CPU: alpha-beta asks for them one pair
 //! at a time, where a GPU round trip costs far more than the 0.5 µs that a
@@ -13,7 +14,9 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use deepchess_core::arch::{ACT_MAX, INPUTS, MAX_ACTIVE, MAX_EMBEDDING, MAX_LAYERS, WEIGHT_SCALE_BITS, padded};
+use deepchess_core::arch::{
+    ACT_MAX, Activation, INPUTS, MAX_ACTIVE, MAX_EMBEDDING, MAX_LAYERS, SCRELU_MUL, WEIGHT_SCALE_BITS, padded,
+};
 use deepchess_core::{Network, WeightsError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -80,8 +83,10 @@ impl Tower {
         let (weights, biases, params) = upload(net).ok_or("WebGPU: the tower has too many layers")?;
         let source = format!(
             "const MAX_ACTIVE: u32 = {MAX_ACTIVE}u;\nconst ACT_MAX: i32 = {ACT_MAX};\n\
-             const SHIFT: u32 = {WEIGHT_SCALE_BITS}u;\nconst HALF: i32 = {};\n{}",
+             const SHIFT: u32 = {WEIGHT_SCALE_BITS}u;\nconst HALF: i32 = {};\n\
+             const SCRELU_MUL: i32 = {SCRELU_MUL};\nconst SQUARED: bool = {};\n{}",
             1 << (WEIGHT_SCALE_BITS - 1),
+            net.shape().activation() == Activation::SquaredClippedRelu,
             include_str!("tower.wgsl")
         );
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {

@@ -1,8 +1,9 @@
 // Pos2Vec on the GPU: the quantized tower, bit for bit as core's scalar
 // oracle computes it. One workgroup per position.
 //
-// The Rust side prepends the constants MAX_ACTIVE, ACT_MAX, SHIFT and HALF
-// from core's arch module, so that there is one source for them.
+// The Rust side prepends the constants MAX_ACTIVE, ACT_MAX, SHIFT, HALF and
+// SCRELU_MUL from core's arch module, so that there is one source for them,
+// and SQUARED, whether the network's first layer is the squared clipped ReLU.
 
 struct Params {
     // layers, feature-transformer width, embedding width, batch size
@@ -37,7 +38,8 @@ fn embed(
     let width = params.head.y;
 
     // First layer: bias plus one row per active input, wrapped to i16 as the
-    // CPU's incremental i16 sums are, then clipped ReLU.
+    // CPU's incremental i16 sums are, then the clipped ReLU, squared as
+    // (c² · SCRELU_MUL + 2¹⁴) >> 15 where the network says so.
     for (var o = lane; o < width; o += THREADS) {
         var sum = biases[o];
         if live {
@@ -50,7 +52,12 @@ fn embed(
             }
         }
         sum = (sum << 16u) >> 16u;
-        act[o] = clamp(sum, 0, ACT_MAX);
+        let clipped = clamp(sum, 0, ACT_MAX);
+        if SQUARED {
+            act[o] = (clipped * clipped * SCRELU_MUL + (1 << 14u)) >> 15u;
+        } else {
+            act[o] = clipped;
+        }
     }
     workgroupBarrier();
 

@@ -11,8 +11,11 @@ import { Chess } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
 import { dist, start, uci } from './browser.mjs';
 
+const NETS = JSON.parse(readFileSync(join(dist, 'nets', 'networks.json'), 'utf8'));
 /** The AlphaZero reimplementation's shipped network, as the site serves it. */
-const AZ_NET = JSON.parse(readFileSync(join(dist, 'nets', 'networks.json'), 'utf8')).find((n) => n.file.endsWith('.dcaz')).file;
+const AZ_NET = NETS.find((n) => n.file.endsWith('.dcaz')).file;
+/** A shipped DeepChess network whose first layer is the plain clipped ReLU (the default's is squared). */
+const PLAIN_NET = NETS.find((n) => n.file.endsWith('.dcnn') && n.file !== 'deepchess-26b4db589303.dcnn').file;
 
 /**
  * In the page: MCTS with the AlphaZero network by batches of leaves, each
@@ -80,12 +83,18 @@ function stopMctsInPage(page, workerUrl) {
   );
 }
 
-/** In the page: embeds batches of first positions on the GPU and the CPU and compares them byte for byte. */
-function compareInPage(page) {
-  return page.evaluate(async () => {
+/**
+ * In the page: embeds batches of first positions on the GPU and the CPU and
+ * compares them byte for byte, with the built-in network or the shipped
+ * network `file`. The result names the network's first layer.
+ */
+function compareInPage(page, file) {
+  return page.evaluate(async (file) => {
     const glue = await import('./engine/deepchess_simd.js');
     await glue.default({ module_or_path: new URL('engine/deepchess_simd_bg.wasm', document.baseURI) });
     const engine = new glue.Engine();
+    let loaded = engine.handle('uci');
+    if (file) loaded = engine.loadNetwork(new Uint8Array(await (await fetch(`nets/${file}`)).arrayBuffer()), file, undefined);
     const gpu = await glue.Gpu.create(engine.networkBytes());
     if (!gpu) return null;
     const positions = [
@@ -94,7 +103,8 @@ function compareInPage(page) {
       'position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
       'position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1',
     ];
-    const result = { entries: 0, differing: 0, gpuMs: 0, cpuMs: 0 };
+    const network = loaded.find((l) => /^info string (loaded )?network /.test(l)) ?? loaded.join(' | ');
+    const result = { network, entries: 0, differing: 0, gpuMs: 0, cpuMs: 0 };
     for (const position of positions) {
       engine.handle(position);
       const batch = engine.firstPositions(2, 4096);
@@ -110,7 +120,7 @@ function compareInPage(page) {
       batch.free();
     }
     return result;
-  });
+  }, file);
 }
 
 const strip = (lines) => lines.filter((l) => l.startsWith('info depth')).map((l) => l.replace(/ nps \d+| time \d+/g, ''));
@@ -119,15 +129,20 @@ test('WebGPU embeddings equal the CPU path exactly, and the worker searches the 
   const browser = await start({ webgpu: true });
   try {
     const page = await browser.page('/embed-example.html');
-    const result = await compareInPage(page);
-    assert.ok(result, 'a WebGPU adapter is available with --enable-unsafe-webgpu');
-    console.log(
-      `webgpu: ${result.entries} embeddings, ${result.differing} bytes differ; ` +
-        `GPU ${result.gpuMs.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms`,
-    );
-    assert.equal(result.lengths, undefined);
-    assert.ok(result.entries > 3000);
-    assert.equal(result.differing, 0, 'tolerance: zero, the integer arithmetic is the same');
+    // The built-in network's first layer is squared; the other's is not.
+    for (const [file, squared] of [[undefined, true], [PLAIN_NET, false]]) {
+      const result = await compareInPage(page, file);
+      assert.ok(result, 'a WebGPU adapter is available with --enable-unsafe-webgpu');
+      console.log(
+        `webgpu, ${file ?? 'the built-in network'}: ${result.entries} embeddings, ${result.differing} bytes differ; ` +
+          `GPU ${result.gpuMs.toFixed(0)} ms, CPU ${result.cpuMs.toFixed(0)} ms`,
+      );
+      assert.match(result.network, /^info string (loaded )?network /);
+      assert.equal(/, first layer screlu /.test(result.network), squared, result.network);
+      assert.equal(result.lengths, undefined);
+      assert.ok(result.entries > 3000);
+      assert.equal(result.differing, 0, 'tolerance: zero, the integer arithmetic is the same');
+    }
 
     const go = ['position startpos moves d2d4 g8f6', 'go depth 5'];
     const gpuLines = await uci(page, ['uci', 'isready', ...go], '^bestmove', 'engine/worker.js?webgpu=1');
