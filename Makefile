@@ -72,7 +72,7 @@ TRAINER_TEST := -p deepchess-trainer --no-default-features --features flex,mpi,w
 TRAINER_LINT := $(TRAINER_TEST),cuda
 
 .PHONY: test test-tools lint fuzz-smoke fuzz build-core test-native test-wasm test-wgpu wasm-bench-builds bench bench-native \
-	bench-wasm bench-train tools wasm-web wasm-pkg wasm-opt-flags web serve screenshots test-web bench-web
+	bench-wasm bench-movegen bench-train tools wasm-web wasm-pkg wasm-opt-flags web serve screenshots test-web bench-web
 
 ## What the tests need, installed first (idempotent), then lints (the
 ## training backends' included), the no_std and wasm32 builds of core, the SIMD128 and relaxed-SIMD
@@ -221,6 +221,18 @@ bench-native:
 
 bench-wasm: tools wasm-bench-builds
 	$(NODE_WASM) wasm/bench/run.mjs
+
+## Move generation, shakmaty (the engine's) against cozy-chess, natively and in wasm under node:
+## perft and the search's pattern over the wiki's perft suite (wasm/bench/movegen, its own
+## workspace: cozy-chess is nobody else's dependency).
+MOVEGEN_TARGET := $(TARGET_DIR)/movegen
+bench-movegen: tools
+	cd wasm/bench/movegen && CARGO_TARGET_DIR=$(MOVEGEN_TARGET) $(CARGO) build --release --locked
+	cd wasm/bench/movegen && CARGO_TARGET_DIR=$(MOVEGEN_TARGET) RUSTFLAGS="-C target-feature=+simd128" \
+		$(CARGO) build --release --locked --lib --target $(WASM_TARGET)
+	$(WASM_OPT) $(WASM_OPT_LEVEL) $(WASM_OPT_FEATURES) $(WASM_OPT_FEATURES_simd) \
+		$(MOVEGEN_TARGET)/$(WASM_TARGET)/release/deepchess_movegen_bench.wasm -o $(MOVEGEN_TARGET)/movegen-opt.wasm
+	$(NODE_WASM) wasm/bench/movegen/run.mjs $(MOVEGEN_TARGET)/release/movegen-bench $(MOVEGEN_TARGET)/movegen-opt.wasm
 
 ## Training speed (pairs/s) on the CPU: the distilled and the full network, on generated positions.
 bench-train:
