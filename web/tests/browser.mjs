@@ -2,7 +2,7 @@
 // free port, and Debian's chromium driven by playwright-core.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -13,6 +13,15 @@ export const dist = join(here, '..', 'dist');
 /** Screenshots land here for a person to look at. */
 export const shots = process.env.DEEPCHESS_SCREENSHOTS ?? join(here, '..', 'test-results');
 mkdirSync(shots, { recursive: true });
+
+/**
+ * The threads the engine offers on an isolated page here: the cores this
+ * process may run on (chromium counts them the same way, so `taskset -c 0`
+ * leaves one), at most 32.
+ */
+export const CORES = Math.min(32, availableParallelism());
+/** The page's words for them (`web/src/status.js`). */
+export const THREADS_HERE = CORES > 1 ? `up to ${CORES} threads here` : 'one thread here';
 
 const FLAGS = [
   '--no-sandbox',

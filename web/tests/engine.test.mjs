@@ -1,12 +1,11 @@
 // The engine worker over plain UCI, as a page that drives stockfish.js uses it.
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Chess } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
-import { closeChecked, dist, openSite, uci } from './browser.mjs';
+import { CORES, closeChecked, dist, openSite, uci } from './browser.mjs';
 
 let browser;
 let page;
@@ -35,7 +34,7 @@ test('uci, isready and go depth 6 give uciok, readyok and a legal bestmove (thre
   const lines = await uci(page, ['uci', 'isready', 'position startpos moves e2e4', 'go depth 6'], '^bestmove');
   assert.ok(lines.includes('uciok') && lines.includes('readyok'));
   assert.match(lines[0], /^id name DeepChess .* wasm-relaxed-mt$/);
-  assert.ok(lines.includes(`option name Threads type spin default 1 min 1 max ${Math.min(32, cpus().length)}`), lines.join('\n'));
+  assert.ok(lines.includes(`option name Threads type spin default 1 min 1 max ${CORES}`), lines.join('\n'));
   assert.ok(lines.some((l) => /^info depth 6 .* nodes \d+ .* time \d+ pv /.test(l)), 'an info line for depth 6');
   // The built-in value network and the searches it plays, named in the answer to `uci`.
   assert.ok(lines.slice(0, lines.indexOf('uciok')).some((l) => /^info string network <embedded>: 773-\d.* \(plays scalar, mcts\)$/.test(l)), lines.join('\n'));

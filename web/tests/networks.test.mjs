@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { clickSquare as clickBoard, closeChecked, dist, openSettings, openSite, shots } from './browser.mjs';
+import { THREADS_HERE, clickSquare as clickBoard, closeChecked, dist, openSettings, openSite, shots } from './browser.mjs';
 
 let browser;
 let page;
@@ -98,7 +98,9 @@ test("the Network choice plays the paper's network with each of its searches, ev
   await page.selectOption('#network', '');
   await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('DeepChess loaded · '));
   // The engine's build and threads come back with the built-in network.
-  assert.match(await page.textContent('#engine-details'), /^DeepChess \S+, WebAssembly with .* · up to \d threads here · network deepchess-[0-9a-f]{12}\.dcnn: 773-/);
+  const details = await page.textContent('#engine-details');
+  assert.match(details, /^DeepChess \S+, WebAssembly with .* · (up to \d+ threads|one thread) here · network deepchess-[0-9a-f]{12}\.dcnn: 773-/);
+  assert.ok(details.includes(` · ${THREADS_HERE} · `), details);
   assert.ok(!(await page.locator('#search').isDisabled()));
   assert.equal(await page.inputValue('#search'), 'scalar', 'the comparison search falls back to the scalar one');
   await page.waitForFunction(() => document.querySelectorAll('#pv-lines li').length === 3, null, { timeout: 30000 });

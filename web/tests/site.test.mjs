@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { clickSquare as clickBoard, closeChecked, dist, openSite, shots, uci } from './browser.mjs';
+import { THREADS_HERE, clickSquare as clickBoard, closeChecked, dist, openSite, shots, uci } from './browser.mjs';
 
 let browser;
 let page;
@@ -29,10 +29,12 @@ test('the page loads with the board, the engine and no errors', async () => {
   assert.match(await page.textContent('#engine-status'), /^Ready · \d threads?$/);
   assert.ok(await page.locator('#engine-details').isHidden());
   await page.click('#engine-status');
+  const details = await page.textContent('#engine-details');
   assert.match(
-    await page.textContent('#engine-details'),
-    /^DeepChess \S+, WebAssembly with (relaxed SIMD|SIMD|no SIMD)( and threads)? · up to \d threads here · network built in: 773-\S+ \+ utility \S+(, first layer screlu)? · plays alpha-beta, MCTS$/,
+    details,
+    /^DeepChess \S+, WebAssembly with (relaxed SIMD|SIMD|no SIMD)( and threads)? · (up to \d+ threads|one thread) here · network built in: 773-\S+ \+ utility \S+(, first layer screlu)? · plays alpha-beta, MCTS$/,
   );
+  assert.ok(details.includes(` · ${THREADS_HERE} · `), details);
   await page.click('#engine-status');
   assert.ok(await page.locator('#engine-details').isHidden());
   assert.equal(await page.locator('#board piece:not(.ghost)').count(), 32);
