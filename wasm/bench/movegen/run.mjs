@@ -15,8 +15,9 @@ if (!native || !module) {
 }
 const rounds = Number(roundsArg ?? 3);
 const { instance } = await WebAssembly.instantiate(readFileSync(module), {});
-const { run, expected_count: expectedCount } = instance.exports;
-const DEPTHS = [5, 5, 6, 5, 4, 4];
+const { run, expected_count: expectedCount, positions, search_depth: searchDepth } = instance.exports;
+// The depths the module searches (the native binary's too), perft's and the walk's.
+const depths = (walk) => Array.from({ length: positions() }, (_, index) => searchDepth(walk, index));
 const works = ['Perft', 'Walk'];
 const libraries = ['Shakmaty', 'Cozy'];
 const best = {};
@@ -32,8 +33,7 @@ for (let round = 0; round < rounds; round++) {
   works.forEach((work, walk) => libraries.forEach((library, lib) => {
     const start = performance.now();
     let total = 0n;
-    DEPTHS.forEach((depth, index) => {
-      const d = walk ? depth - 1 : depth;
+    depths(walk).forEach((d, index) => {
       const n = run(lib, walk, index, d);
       if (!walk && n !== expectedCount(index, d)) throw new Error(`${library}: position ${index}: ${n}`);
       total += n;
@@ -41,7 +41,7 @@ for (let round = 0; round < rounds; round++) {
     keep(`wasm ${work} ${library}`, (performance.now() - start) / 1000, total);
   }));
 }
-console.log(`fastest of ${rounds} rounds, seconds (the six positions; perft to depths ${DEPTHS.join(', ')}, the walk a ply less)`);
+console.log(`fastest of ${rounds} rounds, seconds (the six positions; perft to depths ${depths(0).join(', ')}, the walk to ${depths(1).join(', ')})`);
 console.log(`${'work'.padEnd(6)} ${'library'.padEnd(9)} ${'native'.padStart(8)} ${'wasm'.padStart(8)} ${'wasm÷native'.padStart(12)}`);
 for (const work of works) {
   for (const library of libraries) {

@@ -28,5 +28,5 @@ mod suite;
 mod wasm_runtime;
 
 pub use count::{Library, Work, count};
-pub use exports::{expected_count, run};
-pub use suite::{DEPTHS, expected};
+pub use exports::{expected_count, positions, run, search_depth};
+pub use suite::{DEPTHS, depth, expected};

@@ -4,15 +4,15 @@
 
 use std::time::Instant;
 
-use deepchess_movegen_bench::{DEPTHS, Library, Work, count, expected};
+use deepchess_movegen_bench::{DEPTHS, Library, Work, count, depth, expected};
 
 fn main() {
     for work in [Work::Perft, Work::Walk] {
         for library in [Library::Shakmaty, Library::Cozy] {
             let start = Instant::now();
             let mut total = 0;
-            for (index, &depth) in DEPTHS.iter().enumerate() {
-                let depth = if work == Work::Walk { depth - 1 } else { depth };
+            for index in 0..DEPTHS.len() {
+                let depth = depth(work, index);
                 let n = count(library, work, index, depth);
                 if work == Work::Perft && n != expected(index, depth) {
                     eprintln!(
