@@ -77,6 +77,11 @@ def main():
     parser.add_argument("--at", type=float, action="append", default=[], help="also rate this time per move")
     parser.add_argument("--json", help="write the levels' fitted ratings here (web/strength-levels.json)")
     parser.add_argument("--anchor", default="Stockfish 15.1, UCI_LimitStrength, 10+0.1", help="what the anchors are")
+    parser.add_argument(
+        "--player",
+        default="natively at one thread",
+        help="how our side played, as the site's tooltip says it (\"in chromium, the page's engine at one thread\")",
+    )
     args = parser.parse_args()
     times = {k: float(v) for k, v in (t.split("=", 1) for t in args.time)}
     levels = sorted((level_of(p, times) for p in args.pgns), key=lambda level: level[5])
@@ -114,6 +119,7 @@ def main():
     if args.json:
         out = {
             "anchor": args.anchor,
+            "player": args.player,
             "fit": {"a": a, "b": b, "games": games},
             "levels": [],
         }

@@ -29,11 +29,12 @@ export function strengthMenu(html, ladder) {
     const selected = i === 0 ? ' selected' : '';
     return `<option value="${level.go}"${selected}>${levelLabel(level)}${end}</option>`;
   });
+  if (!ladder.player) throw new Error('strength levels: no player (how our side played the games)');
   const { a, b, games } = ladder.fit;
   const title =
-    `Ratings on the scale of ${ladder.anchor}, measured natively at one thread: ` +
+    `Ratings on the scale of ${ladder.anchor}, measured ${ladder.player}: ` +
     `Elo = ${a} + ${b} × log2(seconds a move), fitted to ${games} games. ` +
-    'The timed levels search fewer nodes in the browser than natively.';
+    'A slower device searches fewer nodes in the timed levels.';
   const anchor = ladder.anchor.split(',')[0];
   const hint =
     `Ratings in Elo, against ${anchor} at its own rating levels; ` +

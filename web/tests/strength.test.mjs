@@ -39,12 +39,13 @@ test('the tooltip gives the fitted line and its games; the visible line names th
   assert.ok(!html.includes('__STRENGTH_TITLE__'));
   assert.ok(!html.includes('__STRENGTH_HINT__'));
   assert.match(/<p id="strength-hint" class="hint">([^<]+)<\/p>/.exec(html)[1], /^Ratings in Elo, against Stockfish 15\.1 at its own rating levels/);
-  assert.ok(html.includes(`Elo = ${ladder.fit.a} + ${ladder.fit.b} × log2(seconds a move), fitted to ${ladder.fit.games} games`));
+  assert.ok(html.includes(`measured ${ladder.player}: Elo = ${ladder.fit.a} + ${ladder.fit.b} × log2(seconds a move), fitted to ${ladder.fit.games} games`));
 });
 
 test('a page without the menu to fill, or a ladder without levels, is an error', () => {
   assert.throws(() => strengthMenu('<select id="strength"></select>', ladder), /no <!-- strength levels --> to fill/);
   assert.throws(() => strengthMenu(page, { ...ladder, levels: [] }), /none/);
+  assert.throws(() => strengthMenu(page, { ...ladder, player: undefined }), /no player/);
 });
 
 test('the built page carries the menu the ladder gives', { skip: !existsSync(`${dist}/index.html`) && 'no web/dist' }, () => {
