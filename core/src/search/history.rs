@@ -176,7 +176,10 @@ impl History {
         if let Some(previous) = previous {
             self.counters[(!turn) as usize][previous.role() as usize - 1][previous.to() as usize] = Some(best);
         }
-        let bonus = (depth * depth).min(1200);
+        // Linear in the depth, so that shallow cutoffs count too and a move's
+        // history reaches the thousands where the late-move reduction reads
+        // it (`score / 8192` plies).
+        let bonus = (128 * depth).min(1536);
         for &m in tried {
             let (from, to) = squares(m);
             let entry = &mut self.butterfly[turn as usize][from][to];
