@@ -14,8 +14,7 @@
 // nodes, the input read between them), without a browser: the first build this node runs
 // (relaxed SIMD needs node 22, web/node_modules/.bin/node, whose V8 searches slower than
 // chromium's); `--dist DIR` (default web/dist). The end of the input is `quit`, as for Stockfish.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -96,33 +95,25 @@ async function inNode(builds) {
 
 /** The page's worker in headless chromium: `send(line)` posts it, each answer is printed. */
 async function inChromium(build) {
-  const { chromium } = await import('playwright-core');
-  const { serve } = await import('../serve.mjs');
-  const server = await serve(values.dist, 0);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const profile = mkdtempSync(join(tmpdir(), 'deepchess-uci-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  // The browser tests' set-up: the site served with the isolation headers, chromium on a fresh profile.
+  const { start } = await import('../tests/browser.mjs');
+  const browser = await start({ root: values.dist });
   let closing = false;
   const close = async () => {
     closing = true;
-    await context.close().catch(() => {});
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close().catch(() => {});
     process.exit(0);
   };
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (error) => process.stderr.write(`uci.mjs: page: ${error.message}\n`));
   // An empty page of the site's origin with the isolation headers: the worker, nothing else.
-  await page.route(`${origin}/uci.html`, (route) =>
+  await browser.context.route(`${browser.origin}/uci.html`, (route) =>
     route.fulfill({
       contentType: 'text/html; charset=utf-8',
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
       body: '<!doctype html><meta charset="utf-8"><title>DeepChess UCI</title>',
     }),
   );
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.on('pageerror', (error) => process.stderr.write(`uci.mjs: page: ${error.message}\n`));
   // `isready` lines sent and `readyok` answers seen, so that `quit` can wait for its own.
   let asked = 0;
   let answered = 0;
@@ -132,7 +123,7 @@ async function inChromium(build) {
     process.stdout.write(`${line}\n`);
     if (line === 'readyok' && ++answered >= asked) onReady?.();
   });
-  await page.goto(`${origin}/uci.html`);
+  await page.goto(`${browser.origin}/uci.html`);
   const url = `engine/worker.js${build ? `?build=${build}` : ''}`;
   await page.evaluate((url) => {
     window.engine = new Worker(new URL(url, document.baseURI), { type: 'module' });

@@ -13,16 +13,25 @@ import { dist } from './browser.mjs';
 const script = join(fileURLToPath(new URL('..', import.meta.url)), 'bench', 'uci.mjs');
 const skip = !existsSync(join(dist, 'engine', 'worker.js')) && 'no web/dist (make web)';
 
-/** The program with `args`: `send(line)`, `until(regexp)` (the lines up to the first match), `exit`. */
+/**
+ * The program with `args`: `send(line)`, `until(regexp)` (the lines up to the first match), `exit`
+ * (its code) and `errors()` (what it wrote to standard error).
+ */
 function start(args) {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    process.stderr.write(chunk);
+  });
   const lines = [];
   let wake = null;
   createInterface({ input: child.stdout }).on('line', (line) => {
     lines.push(line);
     wake?.();
   });
-  const exit = new Promise((resolve) => child.on('exit', resolve));
+  // 'close', not 'exit': standard error is read to its end first.
+  const exit = new Promise((resolve) => child.on('close', resolve));
   return {
     send: (line) => child.stdin.write(`${line}\n`),
     end: () => child.stdin.end(),
@@ -44,6 +53,7 @@ function start(args) {
       }
     },
     exit,
+    errors: () => stderr,
   };
 }
 
@@ -92,4 +102,5 @@ test('in chromium and in node: one engine, the same tree, stop and quit answered
 test('a build it does not have is refused in words', { skip }, async () => {
   const engine = start(['--build', 'avx9']);
   assert.equal(await engine.exit, 2);
+  assert.match(engine.errors(), /--build takes relaxed, simd, scalar, not avx9/);
 });
